@@ -1,0 +1,7 @@
+#ifndef CGIO_SHIM_H
+#define CGIO_SHIM_H
+
+// GIO, as one umbrella header for the CGIO system-library module.
+#include <gio/gio.h>
+
+#endif

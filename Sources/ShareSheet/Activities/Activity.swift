@@ -1,0 +1,125 @@
+import Foundation
+
+/// A service the sheet can offer: the UIActivity equivalent. Subclass it to add your own.
+///
+/// Override `activityType`, `activityTitle`, `activityImage`, `canPerform(withActivityItems:)`,
+/// `prepare(withActivityItems:)` and either `perform()` or `activityInterface`. However the work
+/// ends, call `activityDidFinish(_:)` exactly once; later calls are ignored.
+@MainActor
+open class Activity {
+    /// Lets `Activity.ActivityType.mail` port unchanged from `UIActivity.ActivityType.mail`.
+    public typealias ActivityType = ShareSheet.ActivityType
+
+    /// Which row of the sheet an activity appears in.
+    public enum Category: Int, Sendable {
+        /// Acts on the items here (copy, save, print): the second row.
+        case action = 0
+        /// Sends the items somewhere (mail, post): the first row.
+        case share = 1
+    }
+
+    /// The row this activity appears in. Defaults to `.action`.
+    open class var activityCategory: Category { .action }
+
+    /// The type reported to the completion handler and matched by exclusion lists. Defaults to nil.
+    open var activityType: ActivityType? { nil }
+
+    /// The localized title under the icon. Defaults to nil.
+    open var activityTitle: String? { nil }
+
+    /// The icon; only its alpha channel counts, presenters tint it. Defaults to nil.
+    open var activityImage: Image? { nil }
+
+    /// Whether the activity can act on these items. Called while the sheet is built, with plain
+    /// items and the placeholders of sources, so it must be cheap. Defaults to false.
+    open func canPerform(withActivityItems activityItems: [Any]) -> Bool { false }
+
+    /// Why the activity is not offered for these items, or nil when it would be.
+    ///
+    /// Beyond UIKit: lets a sheet explain a missing activity (`share --explain`).
+    open func unavailableReason(forActivityItems activityItems: [Any]) -> String? {
+        canPerform(withActivityItems: activityItems) ? nil : "it cannot act on these items"
+    }
+
+    /// Receives the resolved items in their original order after the pick. Defaults to nothing.
+    open func prepare(withActivityItems activityItems: [Any]) {}
+
+    /// The extra input this activity needs. When non-nil the presenter shows it instead of
+    /// calling `perform()`. Defaults to nil.
+    open var activityInterface: ActivityInterface? { nil }
+
+    /// Does the work. The default finishes at once with `false`, so a sheet never hangs.
+    open func perform() { activityDidFinish(false) }
+
+    /// Called when the sheet is dismissed while the activity runs: stop and leave nothing behind.
+    /// Defaults to nothing.
+    open func cancel() {}
+
+    /// What the activity produced (saved file URLs, a posted status URL…), handed to the
+    /// completion handler. Beyond UIKit.
+    open var returnedItems: [Any]?
+
+    /// What the sheet knows beyond the items: the sources' subject, caller-given values.
+    /// Set before `prepare(withActivityItems:)`.
+    public internal(set) var context = ActivityContext()
+
+    /// Progress of the activity's own work (pages printed, bytes sent), shown by presenters.
+    public nonisolated let progress = Progress(totalUnitCount: -1)
+
+    nonisolated let finishing = FinishChannel()
+
+    /// The items `prepare(withActivityItems:)` receives: all of them for application activities;
+    /// built-ins keep only those they accept.
+    func usableItems(from items: [Any]) -> [Any] { items }
+
+    /// Makes an activity.
+    public nonisolated init() {}
+
+    /// Ends the activity: the sheet is dismissed and the completion handler fires once.
+    ///
+    /// May be called from any thread. A second call is ignored.
+    /// - Parameter completed: true when the service ran to completion; false when it was
+    ///   cancelled or failed.
+    public nonisolated final func activityDidFinish(_ completed: Bool) {
+        finishing.send(completed: completed, error: nil)
+    }
+
+    /// Ends the activity with an error, reported to the completion handler. Beyond UIKit.
+    public nonisolated final func activityDidFail(_ error: any Error) {
+        finishing.send(completed: false, error: error)
+    }
+}
+
+/// What the sheet tells an activity besides the items.
+public struct ActivityContext {
+    /// The subject the item sources gave for this activity type, first non-empty one.
+    public var subject: String?
+    /// Link metadata the sources gave, for previews.
+    public var linkMetadata: [LinkMetadata] = []
+    /// Values the caller set ahead (the CLI's `--subject`, `--to`, `--set KEY=VALUE`), by field id.
+    public var presetValues: InterfaceValues = [:]
+
+    /// Makes an empty context.
+    public init(subject: String? = nil, presetValues: InterfaceValues = [:]) {
+        self.subject = subject
+        self.presetValues = presetValues
+    }
+}
+
+/// Carries an activity's one finish to whoever presented it, from any thread.
+final class FinishChannel: Sendable {
+    typealias Receiver = @Sendable (Bool, (any Error)?) -> Void
+    private let receiver = Locked<Receiver?>(nil)
+
+    /// Points the channel at a new presentation; the previous receiver no longer hears anything.
+    func connect(_ newReceiver: Receiver?) { receiver.withLock { $0 = newReceiver } }
+
+    func send(completed: Bool, error: (any Error)?) {
+        // Taking the receiver out makes every later call a no-op.
+        let target = receiver.withLock { current -> Receiver? in
+            defer { current = nil }
+            return current
+        }
+        target?(completed, error)
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+
+/// The extra input an activity needs, described once and rendered by every presenter.
+///
+/// The portable stand-in for UIKit's `activityViewController`: a terminal, a window or a script
+/// all show the same fields. Submitting hands the values back to the activity, which carries on
+/// and calls `activityDidFinish`; cancelling finishes the activity with `false`.
+@MainActor
+public struct ActivityInterface {
+    /// The interface's title ("New Message").
+    public var title: String
+    /// A line of explanation under the title.
+    public var message: String?
+    /// The fields, in the order they are shown and asked.
+    public var fields: [InterfaceField]
+    /// The submit button's label.
+    public var submitTitle: String
+    /// Checks the values; returns a message per field id that is wrong (empty when all is well).
+    public var validate: (InterfaceValues) -> [String: String]
+    /// Receives the values when the person submits.
+    public var onSubmit: (InterfaceValues) -> Void
+    /// Runs when the person cancels; the controller then finishes the activity with `false`.
+    public var onCancel: () -> Void
+
+    /// Describes an interface.
+    public init(
+        title: String, message: String? = nil, fields: [InterfaceField], submitTitle: String = "Done",
+        validate: @escaping (InterfaceValues) -> [String: String] = { _ in [:] },
+        onCancel: @escaping () -> Void = {},
+        onSubmit: @escaping (InterfaceValues) -> Void
+    ) {
+        self.title = title
+        self.message = message
+        self.fields = fields
+        self.submitTitle = submitTitle
+        self.validate = validate
+        self.onCancel = onCancel
+        self.onSubmit = onSubmit
+    }
+
+    /// Checks the required fields and the field kinds, then the activity's own rules.
+    public func problems(with values: InterfaceValues) -> [String: String] {
+        var problems: [String: String] = [:]
+        for field in fields {
+            if let problem = field.problem(with: values[field.id]) { problems[field.id] = problem }
+        }
+        return problems.merging(validate(values)) { builtIn, _ in builtIn }
+    }
+}
+
+/// One input of an `ActivityInterface`.
+@MainActor
+public struct InterfaceField {
+    /// What the field holds and how it is entered.
+    public enum Kind {
+        /// One line of text.
+        case text
+        /// Several lines of text.
+        case multilineText
+        /// A list of e-mail addresses.
+        case emailAddresses
+        /// A list of phone numbers.
+        case phoneNumbers
+        /// One option out of several; options may keep arriving (nearby devices, say).
+        case choice(ChoiceOptions)
+        /// On or off.
+        case toggle
+        /// A whole number in a range.
+        case integer(ClosedRange<Int>)
+    }
+
+    /// The key under which the value is handed back (also the CLI's `--set` key).
+    public var id: String
+    /// The label shown to people.
+    public var label: String
+    /// What the field holds.
+    public var kind: Kind
+    /// True when the interface cannot be submitted without a value.
+    public var isRequired: Bool
+    /// The value shown before the person types anything.
+    public var defaultValue: InterfaceValue?
+    /// A hint shown with the field.
+    public var help: String?
+
+    /// Describes a field.
+    public init(
+        id: String, label: String, kind: Kind, isRequired: Bool = false,
+        defaultValue: InterfaceValue? = nil, help: String? = nil
+    ) {
+        self.id = id
+        self.label = label
+        self.kind = kind
+        self.isRequired = isRequired
+        self.defaultValue = defaultValue
+        self.help = help
+    }
+
+    /// Why `value` does not fit this field, or nil when it does.
+    public func problem(with value: InterfaceValue?) -> String? {
+        guard let value, !value.isEmpty else { return isRequired ? "\(label) is required" : nil }
+        switch (kind, value) {
+        case (.emailAddresses, .list(let addresses)):
+            let bad = addresses.filter { !EmailAddress.isValid($0) }
+            return bad.isEmpty ? nil : "not an e-mail address: \(bad.joined(separator: ", "))"
+        case (.phoneNumbers, .list(let numbers)):
+            let bad = numbers.filter { !PhoneNumber.isValid($0) }
+            return bad.isEmpty ? nil : "not a phone number: \(bad.joined(separator: ", "))"
+        case (.integer(let range), .integer(let number)):
+            return range.contains(number) ? nil : "\(label) must be between \(range.lowerBound) and \(range.upperBound)"
+        case (.choice(let options), .choice(let id)):
+            return options.current.contains { $0.id == id } ? nil : "no such option: \(id)"
+        case (.text, .text), (.multilineText, .text), (.toggle, .bool):
+            return nil
+        default:
+            return "\(label) has the wrong kind of value"
+        }
+    }
+
+    /// Turns typed text into this field's kind of value (lists split on commas).
+    public func value(fromText text: String) -> InterfaceValue? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch kind {
+        case .text, .multilineText: return .text(text)
+        case .emailAddresses, .phoneNumbers:
+            return .list(trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        case .toggle:
+            switch trimmed.lowercased() {
+            case "y", "yes", "true", "on", "1": return .bool(true)
+            case "n", "no", "false", "off", "0", "": return .bool(false)
+            default: return nil
+            }
+        case .integer: return Int(trimmed).map(InterfaceValue.integer)
+        case .choice(let options):
+            let current = options.current
+            if let index = Int(trimmed), current.indices.contains(index - 1) { return .choice(current[index - 1].id) }
+            let match = current.first { $0.id == trimmed || $0.title.caseInsensitiveCompare(trimmed) == .orderedSame }
+            return match.map { .choice($0.id) }
+        }
+    }
+}
+
+/// The options of a choice field: a fixed list, or a list that grows while it is shown.
+@MainActor
+public final class ChoiceOptions {
+    /// One option.
+    public struct Option: Sendable, Hashable {
+        /// The value handed back when it is chosen.
+        public var id: String
+        /// What people see.
+        public var title: String
+        /// A second line (device model, application comment…).
+        public var detail: String?
+        /// An icon name from the desktop's icon theme.
+        public var iconName: String?
+
+        /// Describes an option.
+        public init(id: String, title: String, detail: String? = nil, iconName: String? = nil) {
+            self.id = id
+            self.title = title
+            self.detail = detail
+            self.iconName = iconName
+        }
+    }
+
+    /// The options known so far.
+    public private(set) var current: [Option]
+    /// True once no more options will arrive.
+    public private(set) var isComplete: Bool
+    private var observers: [(Option) -> Void] = []
+
+    /// A fixed list of options.
+    public init(_ options: [Option]) {
+        current = options
+        isComplete = true
+    }
+
+    /// An empty list that `append(_:)` fills while the interface is shown.
+    public init(streaming initial: [Option] = []) {
+        current = initial
+        isComplete = false
+    }
+
+    /// Adds an option that just became known (replacing one with the same id).
+    public func append(_ option: Option) {
+        if let index = current.firstIndex(where: { $0.id == option.id }) {
+            current[index] = option
+        } else {
+            current.append(option)
+        }
+        for observer in observers { observer(option) }
+    }
+
+    /// Says that no more options will arrive.
+    public func finish() { isComplete = true }
+
+    /// Calls `observer` for every option appended from now on.
+    public func observe(_ observer: @escaping (Option) -> Void) { observers.append(observer) }
+}
+
+/// A value entered into an interface field.
+public enum InterfaceValue: Sendable, Hashable {
+    case text(String)
+    case list([String])
+    case choice(String)
+    case bool(Bool)
+    case integer(Int)
+
+    /// True for empty text, an empty list or an empty choice.
+    public var isEmpty: Bool {
+        switch self {
+        case .text(let text): return text.isEmpty
+        case .list(let list): return list.isEmpty
+        case .choice(let id): return id.isEmpty
+        case .bool, .integer: return false
+        }
+    }
+
+    /// The value as text, lists joined with commas.
+    public var text: String {
+        switch self {
+        case .text(let text): return text
+        case .list(let list): return list.joined(separator: ", ")
+        case .choice(let id): return id
+        case .bool(let flag): return flag ? "yes" : "no"
+        case .integer(let number): return String(number)
+        }
+    }
+}
+
+/// The values of an interface's fields, by field id.
+public typealias InterfaceValues = [String: InterfaceValue]
+
+/// Checks e-mail addresses against RFC 5322's addr-spec (dot-atom local part or quoted string).
+public enum EmailAddress {
+    private static let atext = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~")
+
+    /// True when `address` is a valid `local@domain` mailbox (optionally `Name <local@domain>`).
+    public static func isValid(_ address: String) -> Bool {
+        var spec = Substring(address.trimmingCharacters(in: .whitespaces))
+        if spec.hasSuffix(">"), let open = spec.lastIndex(of: "<") {
+            spec = spec[spec.index(after: open)..<spec.index(before: spec.endIndex)]
+        }
+        guard let at = spec.lastIndex(of: "@") else { return false }
+        let local = spec[..<at]
+        let domain = spec[spec.index(after: at)...]
+        return isValidLocalPart(local) && isValidDomain(domain)
+    }
+
+    private static func isValidLocalPart(_ local: Substring) -> Bool {
+        if local.count >= 2, local.first == "\"", local.last == "\"" {
+            let inner = local.dropFirst().dropLast()
+            return !inner.contains("\n") && !inner.contains("\r")
+        }
+        let atoms = local.split(separator: ".", omittingEmptySubsequences: false)
+        return !atoms.isEmpty && atoms.allSatisfy { !$0.isEmpty && $0.allSatisfy(atext.contains) }
+    }
+
+    private static func isValidDomain(_ domain: Substring) -> Bool {
+        if domain.hasPrefix("["), domain.hasSuffix("]") { return domain.count > 2 }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        return !labels.isEmpty && labels.allSatisfy { label in
+            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
+                && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+        }
+    }
+}
+
+/// Checks phone numbers loosely: digits with the usual separators, an optional leading `+`.
+public enum PhoneNumber {
+    /// True when `number` has 3 to 17 digits and only `+ - . ( )` and spaces besides.
+    public static func isValid(_ number: String) -> Bool {
+        let trimmed = number.trimmingCharacters(in: .whitespaces)
+        let body = trimmed.hasPrefix("+") ? trimmed.dropFirst() : Substring(trimmed)
+        let digits = body.filter(\.isASCII).filter(\.isNumber).count
+        return (3...17).contains(digits) && body.allSatisfy { ($0.isASCII && $0.isNumber) || " -.()".contains($0) }
+    }
+}

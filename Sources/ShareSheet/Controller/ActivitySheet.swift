@@ -1,0 +1,50 @@
+/// What a sheet offers for its items, as presenters show it.
+@MainActor
+public struct ActivitySheet {
+    /// Activities that send the items somewhere (the first row).
+    public var shareRow: [Activity]
+    /// Activities that act on the items here (the second row).
+    public var actionRow: [Activity]
+    /// Activities that are not offered, with the reason for each.
+    public var unavailable: [(activity: Activity, reason: String)]
+    /// The kind of each item (a source's placeholder stands for it), in item order.
+    public var itemKinds: [ItemKind]
+
+    /// Every offered activity: the share row, then the action row.
+    public var activities: [Activity] { shareRow + actionRow }
+}
+
+/// How a presentation ended: what the completion handler receives, as one value.
+@MainActor
+public struct ShareOutcome {
+    /// The chosen activity; nil when the sheet was dismissed.
+    public var activityType: ActivityType?
+    /// True when the activity ran to completion.
+    public var completed: Bool
+    /// What the activity returned (saved files, posted URLs…).
+    public var returnedItems: [Any]?
+    /// Why the activity failed, when it did.
+    public var error: (any Error)?
+
+    /// The outcome of a dismissal.
+    public static let dismissed = ShareOutcome(activityType: nil, completed: false, returnedItems: nil, error: nil)
+}
+
+/// Recently used activities, so a sheet can put them first.
+@MainActor
+public protocol ActivityHistory: AnyObject {
+    /// Activity types, most recently used first.
+    var recentTypes: [ActivityType] { get }
+    /// Notes that `type` was just picked.
+    func record(_ type: ActivityType)
+}
+
+/// A running provider, as presenters show it.
+public struct ProviderProgress: @unchecked Sendable {
+    /// A short name for the item being produced ("recipe.pdf", "image").
+    public var name: String
+    /// The provider's progress.
+    public var progress: Progress
+}
+
+import Foundation

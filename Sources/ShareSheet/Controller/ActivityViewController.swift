@@ -1,0 +1,395 @@
+import Foundation
+
+/// Offers activities for some items and runs the one the person picks: the
+/// UIActivityViewController equivalent, without a view. Presenters render it.
+///
+/// The pipeline (SPEC §1.6): building the sheet asks sources only for placeholders, so it costs
+/// the same whether a provider takes a millisecond or a minute. After the pick, sources give
+/// their items, providers run concurrently off the main actor, the activity is prepared with the
+/// items in their original order, then shows its interface or performs. The completion handler
+/// fires exactly once per presentation. Dismissing cancels running providers; results of
+/// providers that finished are kept, so presenting the same controller again reuses them.
+@MainActor
+open class ActivityViewController {
+    /// Receives the chosen type, whether it completed, what it returned, and any error.
+    public typealias CompletionWithItemsHandler = (ActivityType?, Bool, [Any]?, (any Error)?) -> Void
+
+    /// Where the controller is in the pipeline.
+    public enum Phase: Equatable, Sendable {
+        /// Not presented.
+        case idle
+        /// The sheet is shown; waiting for a pick.
+        case showingSheet
+        /// An activity was picked; items are being produced.
+        case resolving(ActivityType)
+        /// The activity is working (after `perform()` or a submitted interface).
+        case performing(ActivityType)
+        /// The activity's interface is shown.
+        case showingInterface(ActivityType)
+    }
+
+    /// The items, as given: plain values, sources and providers.
+    public let activityItems: [Any]
+    /// The application's own activities, offered before the built-ins.
+    public let applicationActivities: [Activity]
+    /// Activity types not to offer, built-in or application; nil excludes nothing.
+    public var excludedActivityTypes: [ActivityType]? { didSet { builtSheet = nil } }
+    /// Fires once per presentation, then is cleared.
+    public var completionWithItemsHandler: CompletionWithItemsHandler?
+    /// Where the built-in activities come from.
+    public let registry: ActivityRegistry
+    /// Recently used activities; when set, they come first in their row.
+    public var history: (any ActivityHistory)? { didSet { builtSheet = nil } }
+    /// Values set ahead for activities' interfaces and options (`--subject`, `--to`…).
+    public var presetValues: InterfaceValues = [:]
+    /// Where the controller is in the pipeline.
+    public private(set) var phase: Phase = .idle
+
+    private var entries: [Entry]?
+    private var builtIns: [BuiltInActivity]?
+    private var builtSheet: ActivitySheet?
+    private var presenter: (any Presenter)?
+    private var presentationID = 0
+    private var currentActivity: Activity?
+    private var currentInterface: ActivityInterface?
+    private var resolution: Task<Void, Never>?
+    private var runningProviders: [ActivityItemProvider] = []
+    private var finishedProviderItems: [Int: (type: ActivityType, item: Any?)] = [:]
+    private var lastOutcome: ShareOutcome?
+    private var waiters: [CheckedContinuation<ShareOutcome, Never>] = []
+
+    /// One item as the sheet sees it while it is built.
+    private struct Entry {
+        var placeholder: Any
+        var source: (any ActivityItemSource)?
+        var declaredType: String?
+        var linkMetadata: LinkMetadata?
+    }
+
+    /// Makes a controller for `activityItems` (at least one) and the application's activities.
+    public convenience init(activityItems: [Any], applicationActivities: [Activity]?) {
+        self.init(activityItems: activityItems, applicationActivities: applicationActivities, registry: .shared)
+    }
+
+    /// Makes a controller whose built-ins come from `registry`.
+    public init(activityItems: [Any], applicationActivities: [Activity]?, registry: ActivityRegistry) {
+        precondition(
+            !activityItems.isEmpty, "ActivityViewController needs at least one activity item; it was given none")
+        self.activityItems = activityItems
+        self.applicationActivities = applicationActivities ?? []
+        self.registry = registry
+    }
+
+    // MARK: Building the sheet (step 1)
+
+    /// What the sheet offers, built on first use: share row, action row, and the rest with reasons.
+    public var sheet: ActivitySheet {
+        if let builtSheet { return builtSheet }
+        let made = buildSheet()
+        builtSheet = made
+        return made
+    }
+
+    /// Every offered activity: the share row, then the action row.
+    public var activities: [Activity] { sheet.activities }
+
+    private func placeholderEntries() -> [Entry] {
+        if let entries { return entries }
+        // Only placeholders here: no item or provider work while the sheet is built.
+        let made = activityItems.map { item -> Entry in
+            guard let source = item as? any ActivityItemSource else { return Entry(placeholder: item) }
+            let placeholder = source.activityViewControllerPlaceholderItem(self)
+            let declared = source.activityViewController(self, dataTypeIdentifierForActivityType: nil)
+            return Entry(
+                placeholder: placeholder, source: source, declaredType: declared.isEmpty ? nil : declared,
+                linkMetadata: source.activityViewControllerLinkMetadata(self))
+        }
+        entries = made
+        return made
+    }
+
+    private func buildSheet() -> ActivitySheet {
+        let entries = placeholderEntries()
+        let plainItems = entries.map(\.placeholder)
+        let typedItems = entries.map { Self.typed($0.placeholder, declaredType: $0.declaredType) }
+        let excluded = Set(excludedActivityTypes ?? [])
+        var sheet = ActivitySheet(
+            shareRow: [], actionRow: [], unavailable: [], itemKinds: typedItems.map(ItemKind.of))
+        if builtIns == nil { builtIns = registry.makeActivities() }
+        let candidates: [(Activity, [Any])] =
+            applicationActivities.map { ($0, plainItems) } + (builtIns ?? []).map { ($0, typedItems) }
+        for (activity, items) in candidates {
+            if let type = activity.activityType, excluded.contains(type) {
+                sheet.unavailable.append((activity, "excluded by the application"))
+            } else if activity.canPerform(withActivityItems: items) {
+                if activity.row == .share { sheet.shareRow.append(activity) } else { sheet.actionRow.append(activity) }
+            } else {
+                let reason = activity.unavailableReason(forActivityItems: items) ?? "it cannot act on these items"
+                sheet.unavailable.append((activity, reason))
+            }
+        }
+        if let recent = history?.recentTypes, !recent.isEmpty {
+            sheet.shareRow = Self.recentFirst(sheet.shareRow, recent: recent)
+            sheet.actionRow = Self.recentFirst(sheet.actionRow, recent: recent)
+        }
+        return sheet
+    }
+
+    private static func recentFirst(_ row: [Activity], recent: [ActivityType]) -> [Activity] {
+        func rank(_ activity: Activity) -> Int {
+            activity.activityType.flatMap { recent.firstIndex(of: $0) } ?? recent.count
+        }
+        // Enumerated so that activities never used keep their order.
+        return row.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    }
+
+    /// Bytes whose source declared a type become a named `DataItem` for the built-ins.
+    static func typed(_ value: Any, declaredType: String?) -> Any {
+        guard let declaredType, let data = value as? Data else { return value }
+        let item = DataItem(data: data, filename: "item", typeIdentifier: declaredType)
+        let ext = item.type.preferredFilenameExtension.map { "." + $0 } ?? ""
+        return DataItem(data: data, filename: "item" + ext, typeIdentifier: declaredType)
+    }
+
+    // MARK: Presenting
+
+    /// Shows the sheet through `presenter` (or headless when nil). Ignored while presented.
+    public func present(with presenter: (any Presenter)? = nil) {
+        guard phase == .idle else { return }
+        presentationID += 1
+        self.presenter = presenter
+        lastOutcome = nil
+        phase = .showingSheet
+        presenter?.present(sheet: sheet, controller: self)
+    }
+
+    /// Waits until the current presentation ends and returns how it ended.
+    public func waitForCompletion() async -> ShareOutcome {
+        if phase == .idle { return lastOutcome ?? .dismissed }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+
+    /// Waits until every provider started by this controller has stopped.
+    public func waitForProvidersToStop() async {
+        await resolution?.value
+    }
+
+    // MARK: Picking (steps 2 to 5)
+
+    /// Picks the activity of `type`. Ignored unless the sheet is shown and offers it, so a second
+    /// pick while items are produced does nothing.
+    /// - Returns: true when the pick was taken.
+    @discardableResult
+    public func select(_ type: ActivityType) -> Bool {
+        guard phase == .showingSheet, let activity = sheet.activities.first(where: { $0.activityType == type })
+        else { return false }
+        phase = .resolving(type)
+        history?.record(type)
+        let entries = placeholderEntries()
+        for case let provider as ActivityItemProvider in activityItems { provider.setActivityType(type) }
+
+        var slots: [Slot] = []
+        for (index, entry) in entries.enumerated() {
+            if let provider = entry.source as? ActivityItemProvider {
+                if let finished = finishedProviderItems[index], finished.type == type {
+                    slots.append(.ready(finished.item))
+                } else {
+                    slots.append(.pending(provider))
+                }
+            } else if let source = entry.source {
+                slots.append(.ready(source.activityViewController(self, itemForActivityType: type)))
+            } else {
+                slots.append(.ready(activityItems[index]))
+            }
+        }
+        let id = presentationID
+        resolution = Task { [weak self] in
+            guard let self else { return }
+            await self.resolve(slots, for: activity, type: type, presentation: id)
+        }
+        return true
+    }
+
+    private enum Slot {
+        case ready(Any?)
+        case pending(ActivityItemProvider)
+    }
+
+    /// An item crossing from a provider's task back to the main actor.
+    private struct Produced: @unchecked Sendable {
+        var index: Int
+        var result: Result<Any?, any Error>
+    }
+
+    private func resolve(_ slots: [Slot], for activity: Activity, type: ActivityType, presentation id: Int) async {
+        let pending = slots.enumerated().compactMap { index, slot -> (Int, ActivityItemProvider)? in
+            if case .pending(let provider) = slot { return (index, provider) }
+            return nil
+        }
+        runningProviders = pending.map(\.1)
+        if !pending.isEmpty {
+            presenter?.providersDidStart(
+                pending.map { ProviderProgress(name: Self.displayName(of: $0.1.placeholderItem), progress: $0.1.progress) },
+                controller: self)
+        }
+        var produced: [Int: Result<Any?, any Error>] = [:]
+        await withTaskGroup(of: Produced.self) { group in
+            for (index, provider) in pending {
+                group.addTask {
+                    do {
+                        return Produced(index: index, result: .success(try await provider.produce(for: type)))
+                    } catch {
+                        return Produced(index: index, result: .failure(error))
+                    }
+                }
+            }
+            for await result in group {
+                produced[result.index] = result.result
+                if case .failure = result.result { group.cancelAll(); cancelRunningProviders() }
+            }
+        }
+        runningProviders = []
+        if !pending.isEmpty { presenter?.providersDidStop(controller: self) }
+        for (index, provider) in pending where !provider.isCancelled {
+            if case .success = produced[index] {
+                finishedProviderItems[index] = (type, provider.activityViewController(self, itemForActivityType: type))
+            }
+        }
+        guard id == presentationID, phase == .resolving(type) else { return }
+
+        var items: [Any] = []
+        var typedItems: [Any] = []
+        for (index, slot) in slots.enumerated() {
+            let value: Any?
+            switch slot {
+            case .ready(let ready): value = ready
+            case .pending:
+                switch produced[index] {
+                case .failure(let error)?:
+                    complete(ShareOutcome(activityType: type, completed: false, returnedItems: nil, error: error))
+                    return
+                default: value = finishedProviderItems[index]?.item
+                }
+            }
+            let source = placeholderEntries()[index].source
+            let declared = source?.activityViewController(self, dataTypeIdentifierForActivityType: type)
+            guard let value, !(value is NSNull) else { continue }
+            items.append(value)
+            typedItems.append(Self.typed(value, declaredType: declared.flatMap { $0.isEmpty ? nil : $0 }))
+        }
+        start(activity, type: type, items: activity is BuiltInActivity ? typedItems : items)
+    }
+
+    private func start(_ activity: Activity, type: ActivityType, items: [Any]) {
+        let entries = placeholderEntries()
+        let subject = entries.lazy.compactMap { $0.source?.activityViewController(self, subjectForActivityType: type) }
+            .first { !$0.isEmpty }
+        activity.context = ActivityContext(subject: subject, presetValues: presetValues)
+        activity.context.linkMetadata = entries.compactMap(\.linkMetadata)
+        activity.prepare(withActivityItems: activity.usableItems(from: items))
+
+        currentActivity = activity
+        let id = presentationID
+        activity.finishing.connect { [weak self] completed, error in
+            let deliver: @MainActor () -> Void = {
+                self?.activityFinished(activity, presentation: id, completed: completed, error: error)
+            }
+            // activityDidFinish may come from any thread; on the main thread it lands at once.
+            if Thread.isMainThread { MainActor.assumeIsolated(deliver) } else { Task { @MainActor in deliver() } }
+        }
+        if let interface = activity.activityInterface {
+            currentInterface = interface
+            phase = .showingInterface(type)
+            presenter?.present(interface: interface, for: activity, controller: self)
+        } else {
+            phase = .performing(type)
+            activity.perform()
+        }
+    }
+
+    // MARK: The activity's interface
+
+    /// Hands the person's values to the shown interface.
+    /// - Returns: the problems per field id; empty when the values were taken.
+    @discardableResult
+    public func submitInterface(_ values: InterfaceValues) -> [String: String] {
+        guard case .showingInterface(let type) = phase, let interface = currentInterface else { return [:] }
+        let problems = interface.problems(with: values)
+        guard problems.isEmpty else { return problems }
+        phase = .performing(type)
+        currentInterface = nil
+        interface.onSubmit(values)
+        return [:]
+    }
+
+    /// Cancels the shown interface: the activity finishes with `false`, and with `reason` as its
+    /// error when one is given (a script that could not fill a required field, say).
+    public func cancelInterface(reason: (any Error)? = nil) {
+        guard case .showingInterface = phase, let activity = currentActivity else { return }
+        currentInterface?.onCancel()
+        currentInterface = nil
+        if let reason { activity.activityDidFail(reason) } else { activity.activityDidFinish(false) }
+    }
+
+    // MARK: Finishing (steps 6 and 7)
+
+    /// Dismisses the sheet at any step: running providers are cancelled, a running activity is
+    /// told to stop, and the completion handler fires with `(nil, false, nil, nil)`.
+    public func dismiss() {
+        switch phase {
+        case .idle:
+            return
+        case .showingSheet:
+            break
+        case .resolving:
+            cancelRunningProviders()
+            resolution?.cancel()
+        case .performing, .showingInterface:
+            currentInterface?.onCancel()
+            currentActivity?.cancel()
+        }
+        complete(.dismissed)
+    }
+
+    private func cancelRunningProviders() {
+        for provider in runningProviders { provider.cancel() }
+    }
+
+    private func activityFinished(_ activity: Activity, presentation id: Int, completed: Bool, error: (any Error)?) {
+        guard id == presentationID, currentActivity === activity else { return }
+        switch phase {
+        case .performing(let type), .showingInterface(let type):
+            complete(
+                ShareOutcome(
+                    activityType: type, completed: completed, returnedItems: activity.returnedItems, error: error))
+        default:
+            return
+        }
+    }
+
+    private func complete(_ outcome: ShareOutcome) {
+        guard phase != .idle else { return }
+        phase = .idle
+        currentActivity?.finishing.connect(nil)
+        currentActivity = nil
+        currentInterface = nil
+        lastOutcome = outcome
+        let handler = completionWithItemsHandler
+        completionWithItemsHandler = nil
+        handler?(outcome.activityType, outcome.completed, outcome.returnedItems, outcome.error)
+        let shownBy = presenter
+        presenter = nil
+        shownBy?.dismiss(outcome: outcome, controller: self)
+        let waiting = waiters
+        waiters = []
+        for waiter in waiting { waiter.resume(returning: outcome) }
+    }
+
+    /// A short name for an item, for progress lines: a file's name, else its kind.
+    static func displayName(of item: Any?) -> String {
+        guard let item else { return "item" }
+        if let url = item as? URL { return url.isFileURL ? url.lastPathComponent : url.absoluteString }
+        if let dataItem = item as? DataItem { return dataItem.filename }
+        return ItemKind.of(item).description
+    }
+}

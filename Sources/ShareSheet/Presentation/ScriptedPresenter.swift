@@ -1,0 +1,64 @@
+/// A presenter that never asks anyone: it picks one activity by type and fills the interface
+/// from given values. What the `share` command uses with `--activity`, and what tests use.
+@MainActor
+public final class ScriptedPresenter: Presenter {
+    /// The activity to pick; nil dismisses the sheet at once.
+    public let pick: ActivityType?
+    /// Values for the interface's fields by id, on top of the controller's `presetValues`.
+    /// Text is converted to each field's kind (lists split on commas).
+    public var values: InterfaceValues
+    /// The sheet as it was shown.
+    public private(set) var shownSheet: ActivitySheet?
+    /// The interface as it was shown.
+    public private(set) var shownInterface: ActivityInterface?
+    /// True when the sheet did not offer `pick`.
+    public private(set) var pickWasUnavailable = false
+    /// Progress lines seen, one per provider started.
+    public private(set) var providerNames: [String] = []
+
+    /// Makes a presenter that picks `pick` and fills interfaces from `values`.
+    public init(pick: ActivityType?, values: InterfaceValues = [:]) {
+        self.pick = pick
+        self.values = values
+    }
+
+    public func present(sheet: ActivitySheet, controller: ActivityViewController) {
+        shownSheet = sheet
+        guard let pick else { return controller.dismiss() }
+        if !controller.select(pick) {
+            pickWasUnavailable = true
+            controller.dismiss()
+        }
+    }
+
+    public func providersDidStart(_ providers: [ProviderProgress], controller: ActivityViewController) {
+        providerNames += providers.map(\.name)
+    }
+
+    public func present(interface: ActivityInterface, for activity: Activity, controller: ActivityViewController) {
+        shownInterface = interface
+        let given = controller.presetValues.merging(values) { _, scripted in scripted }
+        var filled: InterfaceValues = [:]
+        for field in interface.fields {
+            if let value = given[field.id] {
+                filled[field.id] = Self.converted(value, for: field) ?? value
+            } else if let value = field.defaultValue {
+                filled[field.id] = value
+            }
+        }
+        let problems = controller.submitInterface(filled)
+        guard !problems.isEmpty else { return }
+        // Nobody can be asked: say which fields need a value and stop.
+        let title = activity.activityTitle ?? interface.title
+        let details = interface.fields.compactMap { field in
+            problems[field.id].map { "\($0) (set it with --set \(field.id)=…)" }
+        }
+        controller.cancelInterface(
+            reason: ShareError(.usage, "\(title): " + details.joined(separator: "; ")))
+    }
+
+    private static func converted(_ value: InterfaceValue, for field: InterfaceField) -> InterfaceValue? {
+        guard case .text(let text) = value else { return value }
+        return field.value(fromText: text)
+    }
+}

@@ -1,0 +1,57 @@
+/// The built-in activities a sheet can offer, and the backends that make them real.
+///
+/// Starts with every built-in of SPEC §1.7 and no backend: each is listed as unavailable with
+/// the reason until a backend module installs its activity with `install(_:factory:)`.
+@MainActor
+public final class ActivityRegistry {
+    /// The registry sheets use unless given another.
+    public static let shared = ActivityRegistry()
+
+    /// Why a built-in without a backend is not offered.
+    public static let noBackendReason = "no backend for it is installed in this build yet"
+
+    /// Every built-in, share row first, in table order.
+    public private(set) var descriptors: [BuiltInActivityDescriptor]
+    private var factories: [ActivityType: () -> BuiltInActivity] = [:]
+
+    /// Makes a registry of the given built-ins (the catalog by default), none installed.
+    public init(descriptors: [BuiltInActivityDescriptor] = BuiltInActivityDescriptor.catalog) {
+        self.descriptors = descriptors
+    }
+
+    /// Adds a built-in of ShareSheet's own (Open In, Mastodon) at the end of its row.
+    public func add(_ descriptor: BuiltInActivityDescriptor) {
+        guard !descriptors.contains(where: { $0.type == descriptor.type }) else { return }
+        let rowEnd = descriptors.lastIndex { $0.category == descriptor.category }.map { $0 + 1 } ?? descriptors.endIndex
+        descriptors.insert(descriptor, at: rowEnd)
+    }
+
+    /// Installs the backend of a built-in: `factory` makes a fresh activity for each sheet.
+    public func install(_ type: ActivityType, factory: @escaping () -> BuiltInActivity) {
+        factories[type] = factory
+    }
+
+    /// True when a backend is installed for `type`.
+    public func isInstalled(_ type: ActivityType) -> Bool { factories[type] != nil }
+
+    /// The descriptor of a built-in type.
+    public func descriptor(for type: ActivityType) -> BuiltInActivityDescriptor? {
+        descriptors.first { $0.type == type }
+    }
+
+    /// The descriptor whose CLI name or raw type is `name`.
+    public func descriptor(named name: String) -> BuiltInActivityDescriptor? {
+        descriptors.first { $0.name == name || $0.type.rawValue == name }
+    }
+
+    /// One activity per built-in: the installed backend's, or an unavailable stand-in.
+    public func makeActivities() -> [BuiltInActivity] {
+        descriptors.map { descriptor in
+            if let reason = descriptor.retiredReason {
+                return UnavailableBuiltInActivity(descriptor: descriptor, reason: reason)
+            }
+            if let factory = factories[descriptor.type] { return factory() }
+            return UnavailableBuiltInActivity(descriptor: descriptor, reason: Self.noBackendReason)
+        }
+    }
+}
