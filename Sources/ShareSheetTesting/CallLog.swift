@@ -7,15 +7,16 @@ public final class CallLog: Sendable {
     public struct Entry: Sendable, Equatable, CustomStringConvertible {
         /// What was called, e.g. "placeholder(0)".
         public var name: String
-        /// True when it ran on the main thread.
-        public var onMainThread: Bool
+        /// True when it ran on the main actor (the main dispatch queue), whichever thread
+        /// serves it.
+        public var onMainActor: Bool
         /// When it was recorded.
         public var time: Date
 
         public var description: String { name }
 
         public static func == (lhs: Entry, rhs: Entry) -> Bool {
-            lhs.name == rhs.name && lhs.onMainThread == rhs.onMainThread
+            lhs.name == rhs.name && lhs.onMainActor == rhs.onMainActor
         }
     }
 
@@ -26,7 +27,7 @@ public final class CallLog: Sendable {
 
     /// Records a call.
     public func record(_ name: String) {
-        let entry = Entry(name: name, onMainThread: Thread.isMainThread, time: Date())
+        let entry = Entry(name: name, onMainActor: MainQueue.isCurrent, time: Date())
         entries.withLock { $0.append(entry) }
     }
 
@@ -41,4 +42,20 @@ public final class CallLog: Sendable {
 
     /// Forgets everything recorded.
     public func clear() { entries.withLock { $0.removeAll() } }
+}
+
+/// Tells whether code runs on the main dispatch queue, which is the main actor's executor on
+/// Linux. `Thread.isMainThread` cannot tell: a test runner may serve the main queue elsewhere.
+public enum MainQueue {
+    private static let key = DispatchSpecificKey<Bool>()
+    private static let marked: Bool = {
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return true
+    }()
+
+    /// True when the caller runs on the main queue.
+    public static var isCurrent: Bool {
+        _ = marked
+        return DispatchQueue.getSpecific(key: key) ?? false
+    }
 }

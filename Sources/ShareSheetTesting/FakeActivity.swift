@@ -17,7 +17,7 @@ open class FakeActivity: Activity {
 
     private let type: ActivityType
     private let title: String
-    private let category: Category
+    private let row: Category
     private let accepts: (Any) -> Bool
     /// How the fake ends.
     public var ending: Ending
@@ -45,7 +45,7 @@ open class FakeActivity: Activity {
     ) {
         self.type = type
         self.title = title
-        self.category = category
+        row = category
         self.accepts = accepts
         self.ending = ending
         self.log = log
@@ -54,6 +54,7 @@ open class FakeActivity: Activity {
 
     open override var activityType: ActivityType? { type }
     open override var activityTitle: String? { title }
+    open override var category: Category { row }
 
     open override func canPerform(withActivityItems activityItems: [Any]) -> Bool {
         log.record("canPerform(\(type.rawValue))")

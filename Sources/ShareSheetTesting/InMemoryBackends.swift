@@ -18,7 +18,7 @@ public final class InMemoryBackends {
     /// Installs an in-memory backend for every built-in in `registry` (retired ones stay retired).
     public func install(into registry: ActivityRegistry) {
         for descriptor in registry.descriptors {
-            registry.install(descriptor.type) { [unowned self] in
+            registry.install(descriptor.type) { [self] in
                 InMemoryBuiltInActivity(descriptor: descriptor, backends: self)
             }
         }

@@ -21,6 +21,10 @@ open class Activity {
     /// The row this activity appears in. Defaults to `.action`.
     open class var activityCategory: Category { .action }
 
+    /// The row this particular activity appears in. Defaults to the class's `activityCategory`;
+    /// beyond UIKit, for activities whose row is decided per instance (the built-ins).
+    open var category: Category { Swift.type(of: self).activityCategory }
+
     /// The type reported to the completion handler and matched by exclusion lists. Defaults to nil.
     open var activityType: ActivityType? { nil }
 

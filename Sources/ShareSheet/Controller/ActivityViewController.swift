@@ -122,7 +122,7 @@ open class ActivityViewController {
             if let type = activity.activityType, excluded.contains(type) {
                 sheet.unavailable.append((activity, "excluded by the application"))
             } else if activity.canPerform(withActivityItems: items) {
-                if activity.row == .share { sheet.shareRow.append(activity) } else { sheet.actionRow.append(activity) }
+                if activity.category == .share { sheet.shareRow.append(activity) } else { sheet.actionRow.append(activity) }
             } else {
                 let reason = activity.unavailableReason(forActivityItems: items) ?? "it cannot act on these items"
                 sheet.unavailable.append((activity, reason))
@@ -291,11 +291,11 @@ open class ActivityViewController {
         currentActivity = activity
         let id = presentationID
         activity.finishing.connect { [weak self] completed, error in
-            let deliver: @MainActor () -> Void = {
+            // activityDidFinish may come from any thread; the finish always lands on the main
+            // actor's next turn, so the activity's own code has returned by then.
+            Task { @MainActor in
                 self?.activityFinished(activity, presentation: id, completed: completed, error: error)
             }
-            // activityDidFinish may come from any thread; on the main thread it lands at once.
-            if Thread.isMainThread { MainActor.assumeIsolated(deliver) } else { Task { @MainActor in deliver() } }
         }
         if let interface = activity.activityInterface {
             currentInterface = interface

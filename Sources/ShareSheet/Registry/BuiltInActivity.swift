@@ -14,6 +14,7 @@ open class BuiltInActivity: Activity {
     }
 
     open override var activityType: ActivityType? { descriptor.type }
+    open override var category: Category { descriptor.category }
     open override var activityTitle: String? { descriptor.title }
 
     /// True when at least one item is of a kind the descriptor accepts.
@@ -47,12 +48,4 @@ public final class UnavailableBuiltInActivity: BuiltInActivity {
     public override func canPerform(withActivityItems activityItems: [Any]) -> Bool { false }
 
     public override func unavailableReason(forActivityItems activityItems: [Any]) -> String? { reason }
-}
-
-extension Activity {
-    /// The row this activity goes in: its class's category, or a built-in's descriptor.
-    var row: Category {
-        if let builtIn = self as? BuiltInActivity { return builtIn.descriptor.category }
-        return Swift.type(of: self).activityCategory
-    }
 }

@@ -1,0 +1,129 @@
+import Foundation
+import ShareSheet
+import ShareSheetTesting
+import Testing
+
+@MainActor
+@Suite("Dismissing cancels providers and keeps finished work")
+struct DismissTests {
+    @Test("dismissing while a FileProvider writes cancels it and leaves no file behind")
+    func fileProviderLeavesNothing() async throws {
+        let started = Locked(false)
+        let provider = FileProvider(filename: "Caramel.recipe") { url in
+            let handle = try FileHandle(forWritingTo: {
+                _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+                return url
+            }())
+            defer { try? handle.close() }
+            started.withLock { $0 = true }
+            // A writer that ignores cancellation: the provider must still clean up.
+            for _ in 0..<40 {
+                try handle.write(contentsOf: Data(repeating: 0x41, count: 1024))
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        let folder = provider.fileURL.deletingLastPathComponent()
+        let fake = FakeActivity(type: .testA)
+        let controller = ActivityViewController(activityItems: [provider], applicationActivities: [fake])
+        controller.present()
+        #expect(controller.select(.testA))
+        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        controller.dismiss()
+        await controller.waitForProvidersToStop()
+        #expect(FileManager.default.fileExists(atPath: provider.fileURL.path) == false)
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        #expect(leftovers.isEmpty)
+        #expect(fake.preparedItems == nil)
+    }
+
+    @Test("a FileProvider that finishes leaves exactly its file, under its real name")
+    func fileProviderWritesAtomically() async throws {
+        let provider = FileProvider(filename: "Caramel", type: .json) { url in
+            try Data("{\"sugar\": 200}".utf8).write(to: url)
+        }
+        #expect(provider.fileURL.lastPathComponent == "Caramel.json")
+        #expect(FileManager.default.fileExists(atPath: provider.fileURL.path) == false)
+        let fake = FakeActivity(type: .testA)
+        let controller = ActivityViewController(activityItems: [provider], applicationActivities: [fake])
+        controller.present(with: ScriptedPresenter(pick: .testA))
+        _ = await controller.waitForCompletion()
+        #expect(fake.preparedItems?.first as? URL == provider.fileURL)
+        #expect(try String(contentsOf: provider.fileURL, encoding: .utf8) == "{\"sugar\": 200}")
+        let folder = provider.fileURL.deletingLastPathComponent()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["Caramel.json"])
+    }
+
+    @Test("dismissing cancels every running provider and they observe it")
+    func dismissCancelsProviders() async {
+        let log = CallLog()
+        let providers = (0..<4).map {
+            SleepingProvider(name: "p\($0)", placeholder: "x", result: "y", duration: .seconds(10), log: log)
+        }
+        let closureSawCancel = Locked(false)
+        let closure = ActivityItemProvider(placeholder: "x") { _, _ in
+            do { try await Task.sleep(for: .seconds(10)) } catch { closureSawCancel.withLock { $0 = true } }
+            return nil
+        }
+        let controller = ActivityViewController(
+            activityItems: providers + [closure], applicationActivities: [FakeActivity(type: .testA)])
+        let recorder = CompletionRecorder()
+        recorder.attach(to: controller)
+        controller.present()
+        #expect(controller.select(.testA))
+        while log.entries(startingWith: "run").count < 4 { try? await Task.sleep(for: .milliseconds(5)) }
+        controller.dismiss()
+        #expect(recorder.calls.count == 1)
+        #expect(recorder.calls.first?.type == nil)
+        await controller.waitForProvidersToStop()
+        for provider in providers { #expect(provider.observedCancellationAt != nil) }
+        #expect(closureSawCancel.withLock { $0 })
+        #expect(log.entries(startingWith: "done").isEmpty)
+    }
+
+    @Test("a second presentation reuses finished provider results")
+    func reuseFinishedResults() async {
+        let log = CallLog()
+        let provider = SleepingProvider(name: "p", placeholder: "x", result: "made", duration: .milliseconds(10), log: log)
+        let fake = FakeActivity(type: .testA, log: log)
+        let controller = ActivityViewController(activityItems: [provider], applicationActivities: [fake])
+        controller.present(with: ScriptedPresenter(pick: .testA))
+        _ = await controller.waitForCompletion()
+        controller.present(with: ScriptedPresenter(pick: .testA))
+        let outcome = await controller.waitForCompletion()
+        #expect(outcome.completed)
+        #expect(provider.runCount == 1)
+        #expect(fake.preparedItems?.first as? String == "made")
+    }
+
+    @Test("a provider cancelled by a dismissal runs again on the next presentation")
+    func cancelledWorkIsRedone() async {
+        let log = CallLog()
+        let provider = SleepingProvider(name: "p", placeholder: "x", result: "made", duration: .milliseconds(300), log: log)
+        let fake = FakeActivity(type: .testA, log: log)
+        let controller = ActivityViewController(activityItems: [provider], applicationActivities: [fake])
+        controller.present()
+        controller.select(.testA)
+        while provider.runCount == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+        controller.dismiss()
+        await controller.waitForProvidersToStop()
+        controller.present(with: ScriptedPresenter(pick: .testA))
+        let outcome = await controller.waitForCompletion()
+        #expect(outcome.completed)
+        #expect(provider.runCount == 2)
+        #expect(fake.preparedItems?.first as? String == "made")
+    }
+
+    @Test("dismissing while an activity performs tells it to stop")
+    func dismissDuringPerform() async {
+        let fake = FakeActivity(type: .testA, ending: .never)
+        let controller = ActivityViewController(activityItems: ["x"], applicationActivities: [fake])
+        controller.present(with: ScriptedPresenter(pick: .testA))
+        while controller.phase != .performing(.testA) { await Task.yield() }
+        controller.dismiss()
+        let outcome = await controller.waitForCompletion()
+        #expect(outcome.activityType == nil)
+        #expect(fake.cancelCount == 1)
+        fake.activityDidFinish(true)
+        #expect(controller.phase == .idle)
+    }
+}
