@@ -4,7 +4,8 @@ extension UTType {
     /// Declared types conform along their declared parents. Dynamic MIME types conform to every
     /// declared type whose MIME type GIO says they are a kind of (an OpenDocument text is an
     /// `application/zip`, so a `public.zip-archive`), to `public.image`, `public.movie`,
-    /// `public.audio` or `public.text` by media type, and to other dynamic MIME types by GIO's
+    /// `public.audio` or `public.text` by media type (GIO counts every text as `text/plain`, so
+    /// dynamic text types are also `public.plain-text`), and to other dynamic MIME types by GIO's
     /// subclass tree. Dynamic extension types conform to `public.data`.
     public func conforms(to other: UTType) -> Bool {
         if self == other { return true }

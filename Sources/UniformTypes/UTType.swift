@@ -157,7 +157,8 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible {
         if let identifier = SystemDeclarations.byDeclaredMIMEType[essence.lowercased()] {
             return UTType(declared: identifier)
         }
-        return forContentType(MIMETypeNames.contentType(forEssence: essence), filenameExtension: nil)
+        return forContentType(
+            MIMETypeNames.contentType(forEssence: essence), filenameExtension: nil)
     }
 
     /// The type for a filename extension, without a conformance check.
@@ -185,7 +186,8 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible {
             let chosen =
                 identifiers.first {
                     lowered != nil
-                        && SystemDeclarations.byIdentifier[$0]?.preferredFilenameExtension == lowered
+                        && SystemDeclarations.byIdentifier[$0]?.preferredFilenameExtension
+                            == lowered
                 } ?? first
             return UTType(declared: chosen)
         }

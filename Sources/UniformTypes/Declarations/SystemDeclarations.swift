@@ -50,7 +50,8 @@ enum SystemDeclarations {
             "public.shell-script", parents: ["public.script"],
             mimeTypes: ["application/x-shellscript"], preferredFilenameExtension: "sh"),
         TypeDeclaration(
-            "public.python-script", parents: ["public.script"], mimeTypes: ["text/x-python", "text/x-python3"],
+            "public.python-script", parents: ["public.script"],
+            mimeTypes: ["text/x-python", "text/x-python3"],
             preferredFilenameExtension: "py"),
         TypeDeclaration(
             "com.netscape.javascript-source", parents: ["public.source-code", "public.executable"],
@@ -129,7 +130,9 @@ enum SystemDeclarations {
         TypeDeclaration(
             "org.openxmlformats.presentationml.presentation",
             parents: ["public.zip-archive", "public.presentation"],
-            mimeTypes: ["application/vnd.openxmlformats-officedocument.presentationml.presentation"],
+            mimeTypes: [
+                "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+            ],
             preferredFilenameExtension: "pptx"),
         TypeDeclaration(
             "com.microsoft.powerpoint.ppt", parents: ["public.data", "public.presentation"],
@@ -189,7 +192,7 @@ enum SystemDeclarations {
             preferredFilenameExtension: "tar"),
         TypeDeclaration(
             "public.unix-executable", parents: ["public.data", "public.executable"],
-            mimeTypes: ["application/x-executable", "application/x-pie-executable"]),
+            mimeTypes: ["application/x-executable"]),
         TypeDeclaration(
             "public.font", parents: ["public.data", "public.content"], umbrella: "font/*"),
     ]

@@ -5,7 +5,8 @@ enum MIMETypeNames {
     /// The `type/subtype` part of a MIME type, without parameters or surrounding whitespace
     /// (`text/plain; charset=utf-8` → `text/plain`); `nil` unless both parts are RFC 6838 names.
     static func essence(of mimeType: String) -> String? {
-        let withoutParameters = mimeType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let withoutParameters = mimeType.split(
+            separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
         let essence = withoutParameters.trimmingCharacters(in: .whitespaces)
         let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy(isRestrictedName) else { return nil }
@@ -26,7 +27,9 @@ enum MIMETypeNames {
         guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 127,
             isASCIIAlphanumeric(first)
         else { return false }
-        return name.unicodeScalars.allSatisfy { isASCIIAlphanumeric($0) || "!#$&-^_.+".unicodeScalars.contains($0) }
+        return name.unicodeScalars.allSatisfy {
+            isASCIIAlphanumeric($0) || "!#$&-^_.+".unicodeScalars.contains($0)
+        }
     }
 
     private static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
