@@ -17,7 +17,7 @@ struct DismissTests {
             defer { try? handle.close() }
             started.withLock { $0 = true }
             // A writer that ignores cancellation: the provider must still clean up.
-            for _ in 0..<40 {
+            for _ in 0..<400 {
                 try handle.write(contentsOf: Data(repeating: 0x41, count: 1024))
                 try await Task.sleep(for: .milliseconds(10))
             }
@@ -51,6 +51,32 @@ struct DismissTests {
         #expect(try String(contentsOf: provider.fileURL, encoding: .utf8) == "{\"sugar\": 200}")
         let folder = provider.fileURL.deletingLastPathComponent()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["Caramel.json"])
+    }
+
+    @Test("a file written before the dismissal is kept and reused by the next presentation")
+    func finishedFileSurvivesDismissal() async throws {
+        let writes = Locked(0)
+        let provider = FileProvider(filename: "notes.txt") { url in
+            writes.withLock { $0 += 1 }
+            try Data("kept".utf8).write(to: url)
+        }
+        let slow = SleepingProvider(name: "slow", placeholder: "x", result: "y", duration: .seconds(1), log: CallLog())
+        let fake = FakeActivity(type: .testA)
+        let controller = ActivityViewController(activityItems: [provider, slow], applicationActivities: [fake])
+        controller.present()
+        controller.select(.testA)
+        while !FileManager.default.fileExists(atPath: provider.fileURL.path) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        controller.dismiss()
+        await controller.waitForProvidersToStop()
+        #expect(FileManager.default.fileExists(atPath: provider.fileURL.path))
+        controller.present(with: ScriptedPresenter(pick: .testA))
+        let outcome = await controller.waitForCompletion()
+        #expect(outcome.completed)
+        #expect(writes.withLock { $0 } == 1)
+        #expect(fake.preparedItems?.first as? URL == provider.fileURL)
+        #expect(slow.runCount == 2)
     }
 
     @Test("dismissing cancels every running provider and they observe it")

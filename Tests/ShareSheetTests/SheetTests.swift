@@ -94,6 +94,7 @@ struct AcceptanceTableTests {
         (.message, "String", Samples.string), (.message, "Attributed", Samples.attributed),
         (.message, "URL", Samples.webURL), (.message, "Data (typed)", Samples.typedImageData),
         (.message, "Asset", Samples.photoAsset), (.message, "sms: URL", Samples.smsURL),
+        (.message, "image (MMS, Apple docs)", Samples.image),
         (.mail, "String", Samples.string), (.mail, "Attributed", Samples.attributed), (.mail, "URL", Samples.webURL),
         (.mail, "image", Samples.image), (.mail, "file URL", Samples.pdfFile), (.mail, "typed Data", Samples.typedImageData),
         (.mail, "mailto: URL", Samples.mailtoURL),

@@ -26,6 +26,14 @@ public struct ShareOutcome {
     /// Why the activity failed, when it did.
     public var error: (any Error)?
 
+    /// Describes an outcome.
+    public init(activityType: ActivityType?, completed: Bool, returnedItems: [Any]?, error: (any Error)?) {
+        self.activityType = activityType
+        self.completed = completed
+        self.returnedItems = returnedItems
+        self.error = error
+    }
+
     /// The outcome of a dismissal.
     public static let dismissed = ShareOutcome(activityType: nil, completed: false, returnedItems: nil, error: nil)
 }

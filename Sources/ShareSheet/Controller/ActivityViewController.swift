@@ -250,7 +250,8 @@ open class ActivityViewController {
         }
         runningProviders = []
         if !pending.isEmpty { presenter?.providersDidStop(controller: self) }
-        for (index, provider) in pending where !provider.isCancelled {
+        // Work that finished before a dismissal is kept: the next presentation reuses it.
+        for (index, provider) in pending where provider.finishedRun {
             if case .success = produced[index] {
                 finishedProviderItems[index] = (type, provider.activityViewController(self, itemForActivityType: type))
             }

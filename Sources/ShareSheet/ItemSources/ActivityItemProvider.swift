@@ -28,6 +28,8 @@ open class ActivityItemProvider: Operation, @unchecked Sendable {
         var activityType: ActivityType?
         var isCancelled = false
         var providedItem: Any?
+        /// True when the last run produced its item without being cancelled first.
+        var finished = false
     }
 
     /// Makes a provider whose real item comes from an overridden `item`.
@@ -86,7 +88,16 @@ open class ActivityItemProvider: Operation, @unchecked Sendable {
             $0.activityType = type
             $0.isCancelled = false
             $0.providedItem = nil
+            $0.finished = false
         }
+    }
+
+    /// True when the last run produced its item before any cancellation: finished work that a
+    /// later dismissal must not throw away.
+    var finishedRun: Bool { run.withLock { $0.finished } }
+
+    private func markFinishedUnlessCancelled() {
+        run.withLock { $0.finished = !$0.isCancelled }
     }
 
     /// Produces the item for `type` off the main actor; throws when the body threw.
@@ -99,6 +110,7 @@ open class ActivityItemProvider: Operation, @unchecked Sendable {
             return await withCheckedContinuation { continuation in
                 let thread = Thread { [self] in
                     main()
+                    markFinishedUnlessCancelled()
                     continuation.resume(returning: providedItem)
                 }
                 thread.name = "ShareSheet provider"
@@ -111,6 +123,7 @@ open class ActivityItemProvider: Operation, @unchecked Sendable {
                 run.withLock { $0.isCancelled = true }
             }
             run.withLock { $0.providedItem = produced }
+            markFinishedUnlessCancelled()
             return produced
         }
     }

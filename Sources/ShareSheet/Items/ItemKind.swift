@@ -41,12 +41,15 @@ public enum ItemKind: Sendable, Equatable, CustomStringConvertible {
 
     /// Sorts a value into its kind.
     public static func of(_ item: Any) -> ItemKind {
+        // Value types first: on Linux an `is NSAttributedString` test bridges the value to an
+        // object first, which costs microseconds for a URL and grows with the size of Data.
         switch item {
         case is String, is Substring: return .string
-        case is AttributedString, is NSAttributedString: return .attributedString
         case let url as URL: return of(url: url)
         case let dataItem as DataItem: return .data(dataItem.type, declared: true)
         case let data as Data: return .data(UTType.type(ofData: data.prefix(4096)), declared: false)
+        case is AttributedString: return .attributedString
+        case _ where Swift.type(of: item) is NSAttributedString.Type: return .attributedString
         case let image as Image: return .image(image.type)
         case let asset as Asset: return .asset(asset.type)
         case is Color: return .color

@@ -46,10 +46,11 @@ extension ItemAcceptance {
         }
     }
 
-    /// Message: text, links, `sms:` URLs; files, typed data and assets as MMS attachments.
-    public static let message = ItemAcceptance("text, web links, sms: links, files, typed data, assets") { kind in
+    /// Message: text, links, `sms:` URLs; files, images, typed data and assets as MMS
+    /// attachments (images as Apple's documentation adds for MMS).
+    public static let message = ItemAcceptance("text, web links, sms: links, files, images, typed data, assets") { kind in
         switch kind {
-        case .string, .attributedString, .webURL, .fileURL, .asset: return true
+        case .string, .attributedString, .webURL, .fileURL, .asset, .image: return true
         case .schemeURL(let scheme): return scheme == "sms"
         case .data(_, let declared): return declared
         default: return false

@@ -1,0 +1,45 @@
+import ShareSheet
+import ShareSheetTerminal
+
+/// `--activity`'s presenter: a `ScriptedPresenter` that picks and fills the interface without
+/// asking anyone, plus provider progress on standard error when it is a terminal.
+@MainActor
+final class ScriptedProgressPresenter: Presenter {
+    private let scripted: ScriptedPresenter
+    private let progressOutput: (any TextOutput)?
+    private let progressStyle: TerminalStyle
+    private var progress: ProgressDisplay?
+
+    init(pick: ActivityType, progressOutput: (any TextOutput)?, progressStyle: TerminalStyle) {
+        scripted = ScriptedPresenter(pick: pick)
+        self.progressOutput = progressOutput
+        self.progressStyle = progressStyle
+    }
+
+    func present(sheet: ActivitySheet, controller: ActivityViewController) {
+        scripted.present(sheet: sheet, controller: controller)
+    }
+
+    func providersDidStart(_ providers: [ProviderProgress], controller: ActivityViewController) {
+        scripted.providersDidStart(providers, controller: controller)
+        guard let progressOutput else { return }
+        let display = ProgressDisplay(providers, output: progressOutput, style: progressStyle)
+        display.start()
+        progress = display
+    }
+
+    func providersDidStop(controller: ActivityViewController) {
+        progress?.stop()
+        progress = nil
+    }
+
+    func present(interface: ActivityInterface, for activity: Activity, controller: ActivityViewController) {
+        scripted.present(interface: interface, for: activity, controller: controller)
+    }
+
+    func dismiss(outcome: ShareOutcome, controller: ActivityViewController) {
+        progress?.stop()
+        progress = nil
+        scripted.dismiss(outcome: outcome, controller: controller)
+    }
+}

@@ -1,0 +1,164 @@
+import ShareSheet
+
+/// What the command line asks for, before anything is read or looked up.
+struct Invocation: Equatable {
+    /// What the command does.
+    enum Mode: Equatable {
+        /// Shows the interactive sheet.
+        case sheet
+        /// Lists what would be offered.
+        case list
+        /// Explains why an activity is or is not offered.
+        case explain(String)
+        /// Performs one activity without the sheet.
+        case activity(String)
+        /// Prints the help.
+        case help
+        /// Prints the version.
+        case version
+    }
+
+    /// One ITEM operand or `--text` value, in command-line order.
+    enum ItemArgument: Equatable {
+        /// A path, a URL or `-`.
+        case operand(String)
+        /// A `--text` value.
+        case text(String)
+    }
+
+    var mode: Mode = .sheet
+    var json = false
+    var items: [ItemArgument] = []
+    var subject: String?
+    var recipients: [String] = []
+    var settings: [Setting] = []
+    var exclusions: [String] = []
+
+    /// A `--set FIELD=VALUE`.
+    struct Setting: Equatable {
+        var field: String
+        var value: String
+    }
+
+    /// The options that take a value, and those that do not, for parsing and suggestions.
+    static let valueOptions = ["--text", "--activity", "--explain", "--subject", "--to", "--set", "--exclude"]
+    static let flagOptions = ["--list", "--json", "--help", "--version"]
+
+    /// The subcommands of SPEC §4 that manage local stores; none has a backend in this build.
+    static let storeCommands = ["outbox", "paste", "reading-list", "contacts"]
+
+    /// Reads `arguments` (without the program name).
+    /// - Throws: a `ShareError` of kind `.usage` naming the wrong option.
+    static func parse(_ arguments: [String]) throws -> Invocation {
+        var invocation = Invocation()
+        var modeOption: String?
+        var optionsEnded = false
+        var index = 0
+
+        func setMode(_ mode: Mode, option: String) throws {
+            if let modeOption, modeOption != option {
+                throw ShareError(.usage, "share: \(modeOption) and \(option) cannot be used together")
+            }
+            if modeOption == option { throw ShareError(.usage, "share: \(option) can be given only once") }
+            modeOption = option
+            invocation.mode = mode
+        }
+
+        var wantsHelp = false
+        var wantsVersion = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                invocation.items.append(.operand(argument))
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = argument
+            var attached: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                attached = String(argument[argument.index(after: equals)...])
+            }
+            if name == "-h" { name = "--help" }
+
+            if flagOptions.contains(name) {
+                if attached != nil { throw ShareError(.usage, "share: \(name) takes no value") }
+                switch name {
+                case "--list": try setMode(.list, option: name)
+                case "--json": invocation.json = true
+                case "--help": wantsHelp = true
+                default: wantsVersion = true
+                }
+                continue
+            }
+            guard valueOptions.contains(name) else {
+                throw ShareError(.usage, "share: unknown option '\(name)'" + suggestion(for: name))
+            }
+            let value: String
+            if let attached {
+                value = attached
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw ShareError(.usage, "share: \(name) needs a value")
+            }
+            switch name {
+            case "--text":
+                invocation.items.append(.text(value))
+            case "--activity":
+                try setMode(.activity(value), option: name)
+            case "--explain":
+                try setMode(.explain(value), option: name)
+            case "--subject":
+                if invocation.subject != nil { throw ShareError(.usage, "share: --subject can be given only once") }
+                invocation.subject = value
+            case "--to":
+                invocation.recipients += splitList(value)
+            case "--exclude":
+                invocation.exclusions += splitList(value)
+            default:
+                guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+                    throw ShareError(.usage, "share: --set needs FIELD=VALUE, got '\(value)'")
+                }
+                invocation.settings.append(
+                    Setting(field: String(value[..<equals]), value: String(value[value.index(after: equals)...])))
+            }
+        }
+        if wantsHelp { invocation.mode = .help } else if wantsVersion { invocation.mode = .version }
+        if invocation.json, invocation.mode.isExplain {
+            throw ShareError(.usage, "share: --json works with --list, --activity or the sheet, not with --explain")
+        }
+        return invocation
+    }
+
+    private static func splitList(_ value: String) -> [String] {
+        value.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
+    }
+
+    private static func suggestion(for option: String) -> String {
+        let close = Suggestions.closest(to: option, among: valueOptions + flagOptions)
+        return close.isEmpty ? " (see share --help)" : " (did you mean \(Suggestions.phrase(close))?)"
+    }
+}
+
+extension Invocation.Mode {
+    var isExplain: Bool {
+        if case .explain = self { return true }
+        return false
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmed: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(scalars)
+    }
+}

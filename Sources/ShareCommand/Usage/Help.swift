@@ -1,0 +1,68 @@
+import Foundation
+
+/// The text of `share --help` and `share --version`.
+enum Help {
+    /// The version `share --version` prints.
+    static let version = "0.1.0"
+
+    /// The help, naming the activities of the registry.
+    static func text(activityNames: [String]) -> String {
+        var lines: [String] = []
+        var line = "ACTIVITY is one of:"
+        let words = activityNames.map { $0 + "," } + ["or", "a", "raw", "activity", "type."]
+        for word in words {
+            if line.count + 1 + word.count > 80 {
+                lines.append(line)
+                line = " "
+            }
+            line += " " + word
+        }
+        lines.append(line)
+        return template.replacingOccurrences(of: "@NAMES@", with: lines.joined(separator: "\n"))
+    }
+
+    private static let template = """
+        share: send files, links and text to the activities of a share sheet.
+
+        Usage:
+          share [options] ITEM...            open the interactive sheet
+          share --list [--json] ITEM...      what would be offered, and what not and why
+          share --explain ACTIVITY ITEM...   why an activity is or is not offered
+          share --activity ACTIVITY ITEM...  perform one activity without the sheet
+
+        ITEM is a file path, an http(s) URL, another scheme's URL (mailto:, sms:, tel:,
+        geo:…), a file:// URL, or - for standard input (UTF-8 text is shared as text,
+        anything else as data named stdin.EXT).
+
+        Options:
+          --text TEXT            share TEXT as an item (repeatable)
+          --activity NAME        perform NAME without the sheet; never prompts
+          --list                 list what would be offered, then what is not and why
+          --explain NAME         explain why NAME is or is not offered for the items
+          --subject TEXT         the subject, for activities that have one (mail)
+          --to ADDR[,ADDR]       recipients, for activities that have them (repeatable)
+          --set FIELD=VALUE      fill a field of the activity's interface (repeatable)
+          --exclude NAME[,NAME]  never offer these activities (repeatable)
+          --json                 print one JSON object: the list, or the result
+          -h, --help             show this help
+          --version              show the version
+          --                     end of options: the rest are ITEMs, even with a -
+
+        @NAMES@
+
+        Examples:
+          share report.pdf                       pick an activity for report.pdf
+          share --list photo.jpg https://swift.org
+          share --explain reading-list notes.txt
+          share --activity mail --to ana@example.com --subject "Q3" report.pdf
+          echo "see you at 6" | share --activity message --to +15551234567 -
+          share --activity copy --json --text "hello"
+
+        Exit status: 0 done, 1 the activity did not complete, 64 usage, 65 bad data,
+        66 missing or unreadable input, 69 activity unavailable for these items,
+        74 I/O error, 75 temporary failure (queued, retry later), 130 dismissed.
+        Without a terminal on standard input the command never prompts. Progress goes
+        to standard error, on a terminal only; NO_COLOR turns colors off.
+
+        """
+}

@@ -1,0 +1,92 @@
+import ShareSheet
+
+/// The text of an activity's interface in the terminal: a title, then one prompt per field.
+@MainActor
+public enum InterfaceScreen {
+    /// The title block shown before the first field.
+    public static func header(_ interface: ActivityInterface, style: TerminalStyle) -> String {
+        var text = "\n" + style.bold(interface.title) + "\n"
+        if let message = interface.message, !message.isEmpty { text += message + "\n" }
+        return text + style.dim("(Enter keeps the value in brackets; Ctrl-D cancels.)") + "\n"
+    }
+
+    /// The lines shown before a field's prompt: its help, and a choice's options.
+    public static func preamble(for field: InterfaceField, style: TerminalStyle) -> String {
+        var text = ""
+        if let help = field.help, !help.isEmpty { text += style.dim("  " + help) + "\n" }
+        if case .choice(let options) = field.kind {
+            for (index, option) in options.current.enumerated() {
+                text += optionLine(option, number: index + 1, style: style) + "\n"
+            }
+            if !options.isComplete { text += style.dim("  (looking for more…)") + "\n" }
+        }
+        return text
+    }
+
+    /// One numbered option of a choice field.
+    public static func optionLine(_ option: ChoiceOptions.Option, number: Int, style: TerminalStyle) -> String {
+        var line = "  " + style.bold("\(number))") + " " + option.title
+        if let detail = option.detail, !detail.isEmpty { line += "  " + style.dim(detail) }
+        return line
+    }
+
+    /// The prompt for a field: its label, how to enter it, and its default in brackets.
+    public static func prompt(for field: InterfaceField) -> String {
+        var text = field.label
+        switch field.kind {
+        case .text:
+            break
+        case .multilineText:
+            text += " (end with a line holding only \".\")"
+        case .emailAddresses:
+            text += " (e-mail addresses, comma-separated)"
+        case .phoneNumbers:
+            text += " (phone numbers, comma-separated)"
+        case .choice:
+            text += " (number or name)"
+        case .toggle:
+            let on: Bool
+            if case .bool(let flag)? = field.defaultValue { on = flag } else { on = false }
+            return text + (on ? " [Y/n]: " : " [y/N]: ")
+        case .integer(let range):
+            text += " (\(range.lowerBound)–\(range.upperBound))"
+        }
+        if let shown = defaultText(for: field) { text += " [\(shown)]" }
+        if field.kind.isMultiline { return text + ":\n" }
+        return text + ": "
+    }
+
+    /// The default as people see it: a choice's title rather than its id.
+    static func defaultText(for field: InterfaceField) -> String? {
+        guard let value = field.defaultValue, !value.isEmpty else { return nil }
+        if case .choice(let options) = field.kind, case .choice(let id) = value {
+            return options.current.first { $0.id == id }?.title ?? id
+        }
+        return value.text
+    }
+
+    /// What is wrong with text that does not fit a field.
+    static func unreadable(_ typed: String, for field: InterfaceField) -> String {
+        switch field.kind {
+        case .toggle: return "answer y or n"
+        case .integer(let range): return "type a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .choice(let options):
+            let count = options.current.count
+            if count == 0 { return "no options yet: press Enter to look again" }
+            return "no option '\(typed)': type a number from 1 to \(count), or a name"
+        default: return "'\(typed)' does not fit \(field.label)"
+        }
+    }
+
+    /// A problem line: "  ! To is required".
+    static func problemLine(_ problem: String, style: TerminalStyle) -> String {
+        "  " + style.red("! " + problem) + "\n"
+    }
+}
+
+extension InterfaceField.Kind {
+    var isMultiline: Bool {
+        if case .multilineText = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import ShareSheet
+
+/// Short names for items and activities, as the terminal shows them.
+public enum ItemLabel {
+    /// A short name for an item: a file's name, a link, quoted text, a data item's name; for
+    /// anything else (sources, images in memory…) nil, and the kind alone describes it.
+    public static func name(of item: Any) -> String? {
+        switch item {
+        case let url as URL:
+            return url.isFileURL ? url.lastPathComponent : url.absoluteString
+        case let text as String:
+            return quoted(text)
+        case let text as AttributedString:
+            return quoted(String(text.characters))
+        case let dataItem as DataItem:
+            return dataItem.filename
+        case let image as Image:
+            return image.fileURL?.lastPathComponent
+        case let asset as Asset:
+            return asset.fileURL.lastPathComponent
+        default:
+            return nil
+        }
+    }
+
+    /// Text in quotes, on one line, cut to 40 columns.
+    static func quoted(_ text: String) -> String {
+        let oneLine = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return "\"" + oneLine.truncated(to: 38) + "\""
+    }
+}
+
+extension Activity {
+    /// The `share` command's name for a built-in (`mail`, `reading-list`); nil for others.
+    public var commandName: String? { (self as? BuiltInActivity)?.descriptor.name }
+
+    /// The title, else the raw type, else a generic word: never empty.
+    var displayTitle: String { activityTitle ?? activityType?.rawValue ?? "Activity" }
+}

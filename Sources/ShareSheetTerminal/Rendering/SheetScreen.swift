@@ -1,0 +1,94 @@
+import Foundation
+import ShareSheet
+
+/// The text of the terminal sheet: a header naming the items, then the share row and the action
+/// row as numbered activities, wrapped to the screen width.
+@MainActor
+public enum SheetScreen {
+    /// The activities that can be picked, numbered from 1: the share row, then the action row.
+    /// Activities without a type cannot be picked, so they are left out.
+    public static func pickable(_ sheet: ActivitySheet) -> [Activity] {
+        sheet.activities.filter { $0.activityType != nil }
+    }
+
+    /// The sheet as text, ending with a blank line.
+    public static func render(_ sheet: ActivitySheet, items: [Any], style: TerminalStyle) -> String {
+        var text = header(items: items, kinds: sheet.itemKinds, style: style)
+        text += "\n"
+        let picks = pickable(sheet)
+        let shareRow = sheet.shareRow.filter { $0.activityType != nil }
+        let actionRow = sheet.actionRow.filter { $0.activityType != nil }
+        var number = 0
+        func entries(_ row: [Activity]) -> [String] {
+            row.map { activity in
+                number += 1
+                var entry = style.bold(String(number)) + " " + activity.displayTitle
+                if let name = activity.commandName { entry += " " + style.dim("(\(name))") }
+                return entry
+            }
+        }
+        text += row(label: "Share:", entries: entries(shareRow), width: style.width, style: style)
+        text += row(label: "Actions:", entries: entries(actionRow), width: style.width, style: style)
+        if picks.isEmpty { text += "Nothing can act on these items.\n" }
+        return text + "\n"
+    }
+
+    /// "Sharing 2 items:" and one line per item with its kind.
+    static func header(items: [Any], kinds: [ItemKind], style: TerminalStyle) -> String {
+        let count = kinds.count
+        var text = style.bold("Sharing \(count) \(count == 1 ? "item" : "items"):") + "\n"
+        let names = kinds.indices.map { index in
+            (index < items.count ? ItemLabel.name(of: items[index]) : nil) ?? "item \(index + 1)"
+        }
+        let nameWidth = min(names.map(\.visibleWidth).max() ?? 0, max(10, style.width / 2 - 2))
+        for (name, kind) in zip(names, kinds) {
+            let shown = name.truncated(to: nameWidth)
+            let kindWidth = max(10, style.width - nameWidth - 4)
+            text += "  " + shown.padded(to: nameWidth) + "  " + style.dim(kind.description.truncated(to: kindWidth)) + "\n"
+        }
+        return text
+    }
+
+    /// A labelled row: entries separated by three spaces, wrapped under the first entry.
+    static func row(label: String, entries: [String], width: Int, style: TerminalStyle) -> String {
+        let indent = 10
+        let lead = style.bold(label).padded(to: indent)
+        guard !entries.isEmpty else { return lead + style.dim("(none)") + "\n" }
+        var lines: [String] = []
+        var current = lead
+        var currentHasEntry = false
+        for entry in entries {
+            let candidate = currentHasEntry ? current + "   " + entry : current + entry
+            if currentHasEntry, candidate.visibleWidth > width {
+                lines.append(current)
+                current = String(repeating: " ", count: indent) + entry
+            } else {
+                current = candidate
+            }
+            currentHasEntry = true
+        }
+        lines.append(current)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Finds the activity a person typed: a number, a command name, a title or a raw type
+    /// (case-insensitive), or an unambiguous start of a command name or title.
+    public static func match(_ typed: String, in activities: [Activity]) -> Activity? {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        if let number = Int(text) {
+            return activities.indices.contains(number - 1) ? activities[number - 1] : nil
+        }
+        let lowered = text.lowercased()
+        let exact = activities.first { activity in
+            activity.commandName?.lowercased() == lowered || activity.activityTitle?.lowercased() == lowered
+                || activity.activityType?.rawValue.lowercased() == lowered
+        }
+        if let exact { return exact }
+        guard !lowered.isEmpty else { return nil }
+        let starts = activities.filter { activity in
+            (activity.commandName?.lowercased().hasPrefix(lowered) ?? false)
+                || (activity.activityTitle?.lowercased().hasPrefix(lowered) ?? false)
+        }
+        return starts.count == 1 ? starts[0] : nil
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// How a terminal presenter may draw: how wide the screen is, whether it may redraw in place,
+/// and whether it may use color.
+public struct TerminalStyle: Sendable, Equatable {
+    /// Columns available; text wraps to fit.
+    public var width: Int
+    /// True when the output is a terminal: progress is redrawn in place with `\r` and ANSI codes.
+    public var redrawsInPlace: Bool
+    /// True when ANSI colors and weights may be used.
+    public var usesColor: Bool
+
+    /// Describes a style.
+    public init(width: Int = 80, redrawsInPlace: Bool = false, usesColor: Bool = false) {
+        self.width = max(20, width)
+        self.redrawsInPlace = redrawsInPlace
+        self.usesColor = usesColor && redrawsInPlace
+    }
+
+    /// Plain text, 80 columns: what a pipe, a file or a test gets.
+    public static let plain = TerminalStyle()
+
+    /// The style for output written to `descriptor`: in-place redraws only on a terminal whose
+    /// `TERM` is not `dumb`, color only then and when `NO_COLOR` is unset or empty, the width from
+    /// `COLUMNS`, else from the terminal, else 80.
+    public static func detect(
+        descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> TerminalStyle {
+        let isTerminal = isatty(descriptor) == 1 && environment["TERM"] != "dumb"
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        return TerminalStyle(
+            width: columns(descriptor: descriptor, environment: environment),
+            redrawsInPlace: isTerminal, usesColor: isTerminal && !noColor)
+    }
+
+    /// The width from `COLUMNS`, else the terminal's, else 80.
+    public static func columns(descriptor: Int32, environment: [String: String]) -> Int {
+        if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        var size = winsize()
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+
+    // MARK: Decorations (empty without color)
+
+    func bold(_ text: String) -> String { usesColor ? "\u{1B}[1m\(text)\u{1B}[22m" : text }
+    func dim(_ text: String) -> String { usesColor ? "\u{1B}[2m\(text)\u{1B}[22m" : text }
+    func red(_ text: String) -> String { usesColor ? "\u{1B}[31m\(text)\u{1B}[39m" : text }
+    func green(_ text: String) -> String { usesColor ? "\u{1B}[32m\(text)\u{1B}[39m" : text }
+}
+
+extension String {
+    /// The number of columns the text takes, ignoring ANSI escape sequences.
+    var visibleWidth: Int {
+        var width = 0
+        var inEscape = false
+        for scalar in unicodeScalars {
+            if inEscape {
+                if (0x40...0x7E).contains(scalar.value), scalar != "[" { inEscape = false }
+                continue
+            }
+            if scalar == "\u{1B}" {
+                inEscape = true
+                continue
+            }
+            width += scalar.properties.isEmojiPresentation || Self.isWide(scalar) ? 2 : 1
+        }
+        return width
+    }
+
+    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+        // East Asian wide ranges that matter for names and titles (CJK, Hangul, full-width forms).
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+            0xFF00...0xFF60, 0xFFE0...0xFFE6:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The text cut to `limit` columns, ending in "…" when it was cut.
+    func truncated(to limit: Int) -> String {
+        guard visibleWidth > limit, limit > 1 else { return self }
+        var result = ""
+        for character in self {
+            if (result + String(character)).visibleWidth > limit - 1 { break }
+            result.append(character)
+        }
+        return result + "…"
+    }
+
+    /// The text padded with spaces to `width` columns.
+    func padded(to width: Int) -> String {
+        let missing = width - visibleWidth
+        return missing > 0 ? self + String(repeating: " ", count: missing) : self
+    }
+}
