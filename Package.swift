@@ -50,7 +50,10 @@ let package = Package(
         .testTarget(name: "SeedExampleTests", dependencies: ["ShareSheetUIKit", "ShareSheetTesting"]),
         .testTarget(
             name: "ShareCommandTests",
-            dependencies: ["ShareCommand", "ShareSheetTerminal", "ShareSheetTesting", "share"],
+            dependencies: [
+                "ShareCommand", "ShareSheetTerminal", "ShareSheetTesting", "ShareSheetUIKit", "ShareSheetBuiltins",
+                "share",
+            ],
             exclude: ["__Snapshots__"]),
     ]
 )
