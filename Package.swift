@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ShareSheetTesting", targets: ["ShareSheetTesting"]),
         .library(name: "ShareSheetTerminal", targets: ["ShareSheetTerminal"]),
         .library(name: "ShareSheetBuiltins", targets: ["ShareSheetBuiltins"]),
+        .library(name: "ShareSheetSystem", targets: ["ShareSheetSystem"]),
         .executable(name: "share", targets: ["share"]),
         .executable(name: "share-bench", targets: ["share-bench"]),
     ],
@@ -25,6 +26,10 @@ let package = Package(
 
         // The share-sheet model: pure Swift, no C module.
         .target(name: "ShareSheet", dependencies: ["UniformTypes"]),
+
+        // What every backend needs from the desktop: XDG folders, the configuration file,
+        // atomic writes.
+        .target(name: "ShareSheetSystem", dependencies: ["ShareSheet", "CGIO"]),
 
         // The UI-prefixed names, so UIKit share code ports by changing one import.
         .target(name: "ShareSheetUIKit", dependencies: ["ShareSheet"]),
@@ -47,6 +52,7 @@ let package = Package(
 
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting"]),
+        .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem"]),
         .testTarget(name: "SeedExampleTests", dependencies: ["ShareSheetUIKit", "ShareSheetTesting"]),
         .testTarget(
             name: "ShareCommandTests",

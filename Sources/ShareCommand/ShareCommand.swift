@@ -23,6 +23,13 @@ public enum ShareCommand {
     /// - Returns: the exit status (sysexits).
     @MainActor
     public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
+        if let name = arguments.first, let subcommand = Subcommands.named(name) {
+            do {
+                return finish(try await subcommand.run(Array(arguments.dropFirst()), context: context), context: context)
+            } catch {
+                return finish(Termination.of(error), context: context)
+            }
+        }
         let invocation: Invocation
         do {
             invocation = try Invocation.parse(arguments)

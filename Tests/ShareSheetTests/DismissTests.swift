@@ -60,7 +60,7 @@ struct DismissTests {
             writes.withLock { $0 += 1 }
             try Data("kept".utf8).write(to: url)
         }
-        let slow = SleepingProvider(name: "slow", placeholder: "x", result: "y", duration: .seconds(1), log: CallLog())
+        let slow = SlowFirstRun()
         let fake = FakeActivity(type: .testA)
         let controller = ActivityViewController(activityItems: [provider, slow], applicationActivities: [fake])
         controller.present()
@@ -76,7 +76,7 @@ struct DismissTests {
         #expect(outcome.completed)
         #expect(writes.withLock { $0 } == 1)
         #expect(fake.preparedItems?.first as? URL == provider.fileURL)
-        #expect(slow.runCount == 2)
+        #expect(slow.runs == 2)
     }
 
     @Test("dismissing cancels every running provider and they observe it")
@@ -123,19 +123,19 @@ struct DismissTests {
 
     @Test("a provider cancelled by a dismissal runs again on the next presentation")
     func cancelledWorkIsRedone() async {
-        let log = CallLog()
-        let provider = SleepingProvider(name: "p", placeholder: "x", result: "made", duration: .milliseconds(300), log: log)
-        let fake = FakeActivity(type: .testA, log: log)
+        let provider = SlowFirstRun()
+        let fake = FakeActivity(type: .testA)
         let controller = ActivityViewController(activityItems: [provider], applicationActivities: [fake])
         controller.present()
         controller.select(.testA)
-        while provider.runCount == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+        while provider.runs == 0 { try? await Task.sleep(for: .milliseconds(5)) }
         controller.dismiss()
         await controller.waitForProvidersToStop()
+        #expect(provider.sawCancellation)
         controller.present(with: ScriptedPresenter(pick: .testA))
         let outcome = await controller.waitForCompletion()
         #expect(outcome.completed)
-        #expect(provider.runCount == 2)
+        #expect(provider.runs == 2)
         #expect(fake.preparedItems?.first as? String == "made")
     }
 
@@ -151,5 +151,33 @@ struct DismissTests {
         #expect(fake.cancelCount == 1)
         fake.activityDidFinish(true)
         #expect(controller.phase == .idle)
+    }
+}
+
+/// A provider whose first run would take a minute (so a dismissal always catches it, however
+/// busy the machine) and whose later runs are instant.
+final class SlowFirstRun: ActivityItemProvider, @unchecked Sendable {
+    private let state = Locked((runs: 0, sawCancellation: false))
+
+    init() { super.init(placeholderItem: "x") }
+
+    var runs: Int { state.withLock { $0.runs } }
+    var sawCancellation: Bool { state.withLock { $0.sawCancellation } }
+
+    override var item: Any {
+        let run = state.withLock { state -> Int in
+            state.runs += 1
+            return state.runs
+        }
+        guard run == 1 else { return "made" }
+        let end = Date().addingTimeInterval(60)
+        while Date() < end {
+            if isCancelled {
+                state.withLock { $0.sawCancellation = true }
+                return NSNull()
+            }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return "made"
     }
 }

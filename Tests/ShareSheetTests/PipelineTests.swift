@@ -88,9 +88,9 @@ struct PipelineTests {
     @Test("providers run concurrently, and prepare gets the items in their original order")
     func concurrentProvidersKeepOrder() async {
         let log = CallLog()
-        let slow = SleepingProvider(name: "slow", placeholder: "x", result: "slow", duration: .milliseconds(300), log: log)
+        let slow = SleepingProvider(name: "slow", placeholder: "x", result: "slow", duration: .milliseconds(600), log: log)
         let fast = SleepingProvider(name: "fast", placeholder: "x", result: "fast", duration: .milliseconds(30), log: log)
-        let middle = SleepingProvider(name: "mid", placeholder: "x", result: "mid", duration: .milliseconds(150), log: log)
+        let middle = SleepingProvider(name: "mid", placeholder: "x", result: "mid", duration: .milliseconds(300), log: log)
         let fake = FakeActivity(type: .testA, log: log)
         let controller = ActivityViewController(
             activityItems: ["a", slow, "b", middle, fast, "c"], applicationActivities: [fake])

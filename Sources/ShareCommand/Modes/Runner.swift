@@ -14,7 +14,10 @@ struct Runner {
     func run() async throws -> Termination {
         switch invocation.mode {
         case .help:
-            context.standardOutput.write(Help.text(activityNames: registry.descriptors.map(\.name)))
+            context.standardOutput.write(
+                Help.text(
+                    activityNames: registry.descriptors.map(\.name),
+                    subcommandUsage: Subcommands.all.flatMap { $0.usage }))
             return .success
         case .version:
             context.standardOutput.write("share \(Help.version)\n")
@@ -23,7 +26,7 @@ struct Runner {
             break
         }
         if invocation.mode == .sheet, case .operand(let first)? = invocation.items.first,
-            Invocation.storeCommands.contains(first)
+            Subcommands.planned.contains(first)
         {
             throw ShareError(.unavailable, "share: \(first): not available in this build yet")
         }

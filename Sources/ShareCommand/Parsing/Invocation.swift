@@ -45,7 +45,6 @@ struct Invocation: Equatable {
     static let flagOptions = ["--list", "--json", "--help", "--version"]
 
     /// The subcommands of SPEC §4 that manage local stores; none has a backend in this build.
-    static let storeCommands = ["outbox", "paste", "reading-list", "contacts"]
 
     /// Reads `arguments` (without the program name).
     /// - Throws: a `ShareError` of kind `.usage` naming the wrong option.

@@ -6,7 +6,8 @@ enum Help {
     static let version = "0.1.0"
 
     /// The help, naming the activities of the registry.
-    static func text(activityNames: [String]) -> String {
+    /// - Parameter subcommandUsage: the usage lines of this build's subcommands.
+    static func text(activityNames: [String], subcommandUsage: [String] = []) -> String {
         var lines: [String] = []
         var line = "ACTIVITY is one of:"
         let words = activityNames.map { $0 + "," } + ["or", "a", "raw", "activity", "type."]
@@ -18,7 +19,9 @@ enum Help {
             line += " " + word
         }
         lines.append(line)
+        let subcommands = subcommandUsage.map { "  " + $0 + "\n" }.joined()
         return template.replacingOccurrences(of: "@NAMES@", with: lines.joined(separator: "\n"))
+            .replacingOccurrences(of: "@SUBCOMMANDS@\n", with: subcommands)
     }
 
     private static let template = """
@@ -29,6 +32,7 @@ enum Help {
           share --list [--json] ITEM...      what would be offered, and what not and why
           share --explain ACTIVITY ITEM...   why an activity is or is not offered
           share --activity ACTIVITY ITEM...  perform one activity without the sheet
+        @SUBCOMMANDS@
 
         ITEM is a file path, an http(s) URL, another scheme's URL (mailto:, sms:, tel:,
         geo:…), a file:// URL, or - for standard input (UTF-8 text is shared as text,

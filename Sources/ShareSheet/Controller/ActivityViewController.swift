@@ -194,6 +194,7 @@ open class ActivityViewController {
                 if let finished = finishedProviderItems[index], finished.type == type {
                     slots.append(.ready(finished.item))
                 } else {
+                    provider.prepareRun(for: type)
                     slots.append(.pending(provider))
                 }
             } else if let source = entry.source {

@@ -82,8 +82,10 @@ open class ActivityItemProvider: Operation, @unchecked Sendable {
         run.withLock { $0.activityType = type }
     }
 
-    /// Starts a run for `type`: the type is set and the cancellation of any earlier run cleared.
-    func beginRun(for type: ActivityType) {
+    /// Readies a run for `type`: the type is set and the cancellation of any earlier run
+    /// cleared. Called on the main actor at the pick, before the run is scheduled, so that a
+    /// dismissal arriving before the run starts is not forgotten.
+    func prepareRun(for type: ActivityType) {
         run.withLock {
             $0.activityType = type
             $0.isCancelled = false
@@ -96,13 +98,14 @@ open class ActivityItemProvider: Operation, @unchecked Sendable {
     /// later dismissal must not throw away.
     var finishedRun: Bool { run.withLock { $0.finished } }
 
-    private func markFinishedUnlessCancelled() {
-        run.withLock { $0.finished = !$0.isCancelled }
+    private func markFinished(evenIfCancelled: Bool) {
+        run.withLock { $0.finished = evenIfCancelled || !$0.isCancelled }
     }
 
-    /// Produces the item for `type` off the main actor; throws when the body threw.
+    /// Produces the item for `type` off the main actor, after `prepareRun(for:)`; throws when
+    /// the body threw. A run cancelled before it starts does no work.
     func produce(for type: ActivityType) async throws -> Any? {
-        beginRun(for: type)
+        if isCancelled { throw CancellationError() }
         switch work {
         case .operation:
             // A thread of its own: `item` may block, and must not hold a thread of the
@@ -110,7 +113,9 @@ open class ActivityItemProvider: Operation, @unchecked Sendable {
             return await withCheckedContinuation { continuation in
                 let thread = Thread { [self] in
                     main()
-                    markFinishedUnlessCancelled()
+                    // `item` returns something even when it gave up, so only an uncancelled
+                    // run counts as finished.
+                    markFinished(evenIfCancelled: false)
                     continuation.resume(returning: providedItem)
                 }
                 thread.name = "ShareSheet provider"
@@ -123,7 +128,9 @@ open class ActivityItemProvider: Operation, @unchecked Sendable {
                 run.withLock { $0.isCancelled = true }
             }
             run.withLock { $0.providedItem = produced }
-            markFinishedUnlessCancelled()
+            // A body that returned instead of throwing finished its work, even if the
+            // dismissal came in the moment after (a FileProvider's file is already in place).
+            markFinished(evenIfCancelled: true)
             return produced
         }
     }

@@ -1,0 +1,107 @@
+import CGIO
+import Foundation
+import ShareSheet
+
+/// ShareSheet's settings: `$XDG_CONFIG_HOME/sharesheet/config`, in GLib's key-file syntax
+/// (`[group]` headers, `key=value` lines, `#` comments), read with GLib's own parser.
+///
+/// ```
+/// [mail]
+/// smtp=smtps://mail.example.com
+/// from=Ana <ana@example.com>
+///
+/// [photos]
+/// subfolder=Shared
+/// ```
+public struct Configuration: Sendable {
+    private let values: [String: [String: String]]
+    /// The file the settings came from; nil when there was none.
+    public let file: URL?
+
+    /// No settings at all: every backend uses its embedded default.
+    public static let empty = Configuration(values: [:], file: nil)
+
+    private init(values: [String: [String: String]], file: URL?) {
+        self.values = values
+        self.file = file
+    }
+
+    /// Reads the configuration file of `directories`; a missing file gives `.empty`.
+    /// - Throws: `ShareError(.badData)` naming the file and GLib's reason when it is malformed.
+    public static func load(from directories: XDGDirectories = XDGDirectories()) throws -> Configuration {
+        try load(file: directories.configurationFile)
+    }
+
+    /// Reads a configuration file; a missing file gives `.empty`.
+    /// - Throws: `ShareError(.badData)` naming the file and GLib's reason when it is malformed.
+    public static func load(file: URL) throws -> Configuration {
+        guard FileManager.default.fileExists(atPath: file.path) else { return .empty }
+        return Configuration(values: try KeyFile.read(file), file: file)
+    }
+
+    /// Makes a configuration from values, for tests and embedding applications.
+    public init(_ values: [String: [String: String]]) {
+        self.init(values: values, file: nil)
+    }
+
+    /// The value of `key` in `[group]`, or nil.
+    public func string(_ key: String, in group: String) -> String? { values[group]?[key] }
+
+    /// The value of `key` in `[group]` as a boolean (`true`/`false`, as GLib writes them).
+    public func bool(_ key: String, in group: String) -> Bool? {
+        switch string(key, in: group)?.lowercased() {
+        case "true", "yes", "1": return true
+        case "false", "no", "0": return false
+        default: return nil
+        }
+    }
+
+    /// The value of `key` in `[group]` as a whole number.
+    public func integer(_ key: String, in group: String) -> Int? { string(key, in: group).flatMap { Int($0) } }
+
+    /// Every key of `[group]`.
+    public func keys(in group: String) -> [String] { values[group].map { Array($0.keys).sorted() } ?? [] }
+}
+
+/// GLib's key-file parser, the one place this module calls it.
+enum KeyFile {
+    static func read(_ file: URL) throws -> [String: [String: String]] {
+        guard let keyFile = g_key_file_new() else { throw ShareError(.ioError, "\(file.path): out of memory") }
+        defer { g_key_file_free(keyFile) }
+        var error: UnsafeMutablePointer<GError>?
+        guard g_key_file_load_from_file(keyFile, file.path, G_KEY_FILE_NONE, &error) != 0 else {
+            throw ShareError(.badData, "\(file.path): \(GLibError.take(&error))")
+        }
+        var result: [String: [String: String]] = [:]
+        var groupCount: gsize = 0
+        guard let groups = g_key_file_get_groups(keyFile, &groupCount) else { return result }
+        defer { g_strfreev(groups) }
+        for groupIndex in 0..<Int(groupCount) {
+            guard let groupName = groups[groupIndex] else { continue }
+            let group = String(cString: groupName)
+            var keyCount: gsize = 0
+            guard let keys = g_key_file_get_keys(keyFile, groupName, &keyCount, nil) else { continue }
+            defer { g_strfreev(keys) }
+            for keyIndex in 0..<Int(keyCount) {
+                guard let keyName = keys[keyIndex] else { continue }
+                // get_string unescapes \n, \s and friends the way the format defines them.
+                guard let value = g_key_file_get_string(keyFile, groupName, keyName, nil) else { continue }
+                result[group, default: [:]][String(cString: keyName)] = String(cString: value)
+                g_free(value)
+            }
+        }
+        return result
+    }
+}
+
+/// Turns a `GError` into its message and frees it.
+enum GLibError {
+    static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String {
+        defer {
+            if error != nil { g_error_free(error) }
+            error = nil
+        }
+        guard let message = error?.pointee.message else { return "unknown error" }
+        return String(cString: message)
+    }
+}
