@@ -5,10 +5,10 @@ import Foundation
 /// test can count what reached the network.
 ///
 /// Paths under `/slow/` are held until `release()` is called (or 30 seconds pass), to catch a
-/// download in flight.
-final class LoopbackHTTPServer {
+/// download in flight; paths under `/missing/` answer 404.
+public final class LoopbackHTTPServer: @unchecked Sendable {
     /// The server's address, `http://127.0.0.1:PORT`.
-    let baseURL: URL
+    public let baseURL: URL
     private let process: Process
     private let input = Pipe()
     private let folder: URL
@@ -36,6 +36,9 @@ final class LoopbackHTTPServer {
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
                 log("GET " + self.path)
+                if self.path.startswith("/missing/"):
+                    self.send_error(404)
+                    return
                 if self.path.startswith("/slow/"):
                     deadline = time.time() + 30
                     while not os.path.exists(release_path) and time.time() < deadline:
@@ -62,7 +65,7 @@ final class LoopbackHTTPServer {
         """#
 
     /// Starts a server that answers every GET with `body`.
-    init(serving body: Data) throws {
+    public init(serving body: Data) throws {
         folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("seed-http-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -99,35 +102,36 @@ final class LoopbackHTTPServer {
 
     deinit { stop() }
 
-    struct ServerError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    /// The server could not start.
+    public struct ServerError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
     }
 
     /// The address of `path` on this server.
-    func url(_ path: String) -> URL { baseURL.appendingPathComponent(path) }
+    public func url(_ path: String) -> URL { baseURL.appendingPathComponent(path) }
 
     /// The log, one line per event: "GET /path" when a request arrived, "SENT /path" when its
     /// answer was written.
-    var log: [String] {
+    public var log: [String] {
         let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)
     }
 
     /// The paths of the requests that reached the server, in order.
-    var requests: [String] { log.filter { $0.hasPrefix("GET ") }.map { String($0.dropFirst(4)) } }
+    public var requests: [String] { log.filter { $0.hasPrefix("GET ") }.map { String($0.dropFirst(4)) } }
 
     /// The paths whose answer was written completely.
-    var answered: [String] { log.filter { $0.hasPrefix("SENT ") }.map { String($0.dropFirst(5)) } }
+    public var answered: [String] { log.filter { $0.hasPrefix("SENT ") }.map { String($0.dropFirst(5)) } }
 
     /// Lets held `/slow/` requests be answered.
-    func release() {
+    public func release() {
         try? Data().write(to: releaseURL)
     }
 
     /// Stops the server (SIGTERM to its process id, and its standard input closed) and removes
     /// its files.
-    func stop() {
+    public func stop() {
         if process.isRunning {
             process.terminate()
             try? input.fileHandleForWriting.close()
