@@ -21,6 +21,42 @@ let package = Package(
             name: "CGIO", path: "Sources/CGIO", pkgConfig: "gio-2.0",
             providers: [.apt(["libglib2.0-dev"])]),
 
+        .systemLibrary(
+            name: "CGMime", path: "Sources/CGMime", pkgConfig: "gmime-3.0",
+            providers: [.apt(["libgmime-3.0-dev"])]),
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CSoup", path: "Sources/CSoup", pkgConfig: "libsoup-3.0",
+            providers: [.apt(["libsoup-3.0-dev"])]),
+        .target(name: "CSoupShims", dependencies: ["CSoup"]),
+
+        .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo-pdf",
+            providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(
+            name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev"])]),
+        // CUPS ships no .pc file: the module map links libcups.
+        .systemLibrary(name: "CCups", path: "Sources/CCups", providers: [.apt(["libcups2-dev"])]),
+        .systemLibrary(
+            name: "CGdkPixbuf", path: "Sources/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        .systemLibrary(
+            name: "CSecret", path: "Sources/CSecret", pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]),
+        // Linux calls Glibc hides without _GNU_SOURCE (O_TMPFILE, copy_file_range, SEEK_DATA).
+        .target(name: "CGlibcShims"),
+        .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+
         // Uniform type identifiers backed by shared-mime-info through GIO.
         .target(name: "UniformTypes", dependencies: ["CGIO"]),
 
@@ -32,7 +68,7 @@ let package = Package(
         .target(name: "ShareSheetSystem", dependencies: ["ShareSheet", "CGIO"]),
 
         // The UI-prefixed names, so UIKit share code ports by changing one import.
-        .target(name: "ShareSheetUIKit", dependencies: ["ShareSheet"]),
+        .target(name: "ShareSheetUIKit", dependencies: ["ShareSheet", "OpenIn"]),
 
         // In-memory backends and fake activities for tests (ours and our users').
         .target(name: "ShareSheetTesting", dependencies: ["ShareSheet"]),
@@ -41,19 +77,71 @@ let package = Package(
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),
 
         // Registers every backend module's built-in activities with the registry.
-        .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet"]),
+        .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet", "OpenIn", "ReadingList", "PhotoLibrary", "Mail", "Nearby", "Contacts", "Pasteboard", "Printing", "Social"]),
 
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "ShareSheetTerminal", "ShareSheetBuiltins", "UniformTypes"]),
+            dependencies: ["ShareSheet", "ShareSheetTerminal", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby"]),
+        // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
+        .target(
+            name: "Mail",
+            dependencies: [
+                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CGMime", "CCurl", "CCurlShims", "CGIO", "CSecret",
+            ]),
+        // Print: Cairo + Pango render to PDF, CUPS prints, Save as PDF without a printer.
+        .target(
+            name: "Printing",
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CCairo", "CPango", "CCups", "CGdkPixbuf"]),
+        // Open In and URL routing through the desktop's own applications (GIO app info).
+        .target(name: "OpenIn", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO"]),
+        // AirDrop over LocalSend v2.1: multicast discovery, HTTPS sender (libcurl, certificate pinned
+        // by fingerprint through OpenSSL), receiver (libsoup).
+        .target(
+            name: "Nearby",
+            dependencies: [
+                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CCurl", "CCurlShims", "COpenSSL", "CSoup",
+                "CSoupShims", "CGIO",
+            ]),
+        // Copy: the general pasteboard on the Wayland or X11 clipboard, or a file without a display.
+        .target(
+            name: "Pasteboard",
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGdkPixbuf", "CGlibcShims"]),
+        // The X11 clipboard owner Copy starts: serves every representation of the copied item.
+        .executableTarget(name: "sharesheet-clipboard-owner", dependencies: ["CX11"]),
+        // Save to Photos: XDG Pictures and Videos, streamed byte-for-byte copies, unique names.
+        .target(name: "PhotoLibrary", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGlibcShims"]),
+        // Add to Reading List: a SQLite store (WAL, versioned schema), Netscape bookmark HTML and JSON.
+        .target(name: "ReadingList", dependencies: ["ShareSheet", "ShareSheetSystem", "CSQLite"]),
+        // Posting: Mastodon, X, Facebook, Weibo, Flickr (OAuth 1.0a), Vimeo (tus); accounts in the
+        // Secret Service (libsecret) with a 0600 file fallback; web share pages through OpenIn.
+        .target(
+            name: "Social",
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "OpenIn", "CSecret", "CGIO"]),
+        // Assign to Contact: a vdir folder of vCards (khard/vdirsyncer), photos scaled with gdk-pixbuf.
+        .target(name: "Contacts", dependencies: ["ShareSheet", "ShareSheetSystem", "CGdkPixbuf"]),
         .executableTarget(name: "share", dependencies: ["ShareCommand"]),
-        .executableTarget(name: "share-bench", dependencies: ["ShareSheet", "ShareSheetTesting"]),
+        .executableTarget(name: "share-bench", dependencies: ["ShareSheet", "ShareSheetTesting", "ReadingList", "PhotoLibrary", "Printing"]),
 
+        .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "share"]),
+        .testTarget(name: "PrintingTests", dependencies: ["Printing", "ShareSheet", "ShareSheetSystem", "CCairo", "share"]),
+        .testTarget(name: "OpenInTests", dependencies: ["OpenIn", "ShareSheet", "ShareSheetSystem", "share"]),
+        .testTarget(name: "NearbyTests", dependencies: ["Nearby", "ShareSheet", "ShareSheetSystem", "share"]),
+        .testTarget(
+            name: "PasteboardTests",
+            dependencies: ["Pasteboard", "ShareSheet", "ShareSheetSystem", "share", "sharesheet-clipboard-owner"]),
+        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "ShareSheet", "ShareSheetSystem", "CGlibcShims", "share"]),
+        .testTarget(
+            name: "ReadingListTests",
+            dependencies: ["ReadingList", "ShareSheet", "ShareSheetSystem", "share", "reading-list-writer"]),
+        // A second process for the reading list's concurrency test: adds URLs one transaction each.
+        .executableTarget(name: "reading-list-writer", dependencies: ["ReadingList"], path: "Tests/ReadingListWriter"),
+        .testTarget(name: "SocialTests", dependencies: ["Social", "ShareSheet", "ShareSheetSystem", "share"]),
+        .testTarget(name: "ContactsTests", dependencies: ["Contacts", "ShareSheet", "ShareSheetSystem", "CGdkPixbuf", "share"]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem"]),
-        .testTarget(name: "SeedExampleTests", dependencies: ["ShareSheetUIKit", "ShareSheetTesting"]),
+        .testTarget(name: "SeedExampleTests", dependencies: ["ShareSheetUIKit", "ShareSheetTesting", "OpenIn"]),
         .testTarget(
             name: "ShareCommandTests",
             dependencies: [

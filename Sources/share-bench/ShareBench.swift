@@ -88,6 +88,9 @@ struct ShareBench {
         }
         sections.append(await PickBenchmark(config: config).run())
         sections.append(await CancellationBenchmark(config: config).run())
+        sections.append(PhotosBenchmark(config: config).run())
+        sections.append(ReadingListBenchmark(config: config).run())
+        sections.append(PrintBenchmark(config: config).run())
         let total = started.duration(to: benchClock.now)
 
         let info = ProcessInfo.processInfo

@@ -1,4 +1,5 @@
 import Foundation
+import OpenIn
 import ShareSheetTesting
 import ShareSheetUIKit
 import Testing
@@ -14,9 +15,18 @@ final class RecordingOpenIn: OpenIn {
 }
 
 /// Seed 003: the `OpenIn` activity and its view controller.
-@Suite("Seed 003: a custom Open In… activity")
+///
+/// The document controller's menu reaches the desktop's applications through
+/// `UIDocumentInteractionController.defaultWorkspace`; each test points it at a desktop in
+/// memory (one text editor), so no real program starts. Serialized: that default is shared.
+@Suite("Seed 003: a custom Open In… activity", .serialized)
 @MainActor
 struct OpenInTests {
+    let desktop = MemoryDesktop.withTextEditor()
+
+    init() {
+        UIDocumentInteractionController.defaultWorkspace = Workspace(catalog: desktop)
+    }
     @Test("offered first in the share row for a file URL, with the article's type, title and row")
     func offeredForAFileURL() throws {
         let folder = try ScratchFolder()
@@ -61,7 +71,7 @@ struct OpenInTests {
         #expect(!open.canPerform(withActivityItems: []))
     }
 
-    @Test("the pick prepares a document controller for the URL and performs; the menu honestly reports nothing shown")
+    @Test("the pick prepares a document controller for the URL and performs; the menu hands the file to the default application")
     func pickPreparesAndPerforms() async throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
@@ -82,13 +92,15 @@ struct OpenInTests {
         #expect(docController.name == "MyFile.txt")
         #expect(docController.uti == UTType.plainText.identifier)
         #expect(open.performCount == 1)
-        // No application handler exists in this build: the activity ends, not completed.
+        // The desktop's text editor received exactly the file; the activity completed.
+        #expect(desktop.launches.map(\.application) == ["editor.desktop"])
+        #expect(desktop.launches.first?.urls == [fileURL])
         #expect(outcome.activityType == openInActivityType)
-        #expect(!outcome.completed)
+        #expect(outcome.completed)
         #expect(outcome.error == nil)
         #expect(handled.count == 1)
         #expect(handled.first?.0 == openInActivityType)
-        #expect(handled.first?.1 == false)
+        #expect(handled.first?.1 == true)
         #expect(backends.received.isEmpty)
     }
 
@@ -110,10 +122,11 @@ struct OpenInTests {
         #expect(open.barButton === button)
         #expect(open.docController?.url == fileURL)
         #expect(outcome.activityType == openInActivityType)
-        #expect(!outcome.completed)
+        #expect(outcome.completed)
+        #expect(desktop.launches.first?.urls == [fileURL])
     }
 
-    @Test("the UIDocumentInteractionController stand-in describes the file and never claims to show a menu")
+    @Test("the UIDocumentInteractionController stand-in describes the file and answers false when no application opens it")
     func documentInteractionControllerIsHonest() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
@@ -123,9 +136,12 @@ struct OpenInTests {
 
         #expect(controller.uti == UTType.png.identifier)
         #expect(controller.name == "photo.png")
+        // The desktop has a text editor only: nothing opens a PNG, nothing starts.
+        #expect(controller.applications.isEmpty)
         #expect(controller.presentOpenInMenu(from: button, animated: true) == false)
+        #expect(controller.lastFailureReason == "photo.png: no application opens image/png files")
         #expect(controller.presentOptionsMenu(from: button, animated: false) == false)
-        #expect(UIDocumentInteractionController.unavailableReason.contains("no application handler"))
+        #expect(desktop.launches.isEmpty)
 
         let empty = UIDocumentInteractionController()
         #expect(empty.url == nil && empty.uti == nil)

@@ -83,11 +83,11 @@ struct DismissTests {
     func dismissCancelsProviders() async {
         let log = CallLog()
         let providers = (0..<4).map {
-            SleepingProvider(name: "p\($0)", placeholder: "x", result: "y", duration: .seconds(10), log: log)
+            SleepingProvider(name: "p\($0)", placeholder: "x", result: "y", duration: .seconds(120), log: log)
         }
         let closureSawCancel = Locked(false)
         let closure = ActivityItemProvider(placeholder: "x") { _, _ in
-            do { try await Task.sleep(for: .seconds(10)) } catch { closureSawCancel.withLock { $0 = true } }
+            do { try await Task.sleep(for: .seconds(120)) } catch { closureSawCancel.withLock { $0 = true } }
             return nil
         }
         let controller = ActivityViewController(

@@ -25,11 +25,6 @@ struct Runner {
         default:
             break
         }
-        if invocation.mode == .sheet, case .operand(let first)? = invocation.items.first,
-            Subcommands.planned.contains(first)
-        {
-            throw ShareError(.unavailable, "share: \(first): not available in this build yet")
-        }
         if invocation.items.isEmpty {
             throw ShareError(.usage, "share: nothing to share: give a file, a URL, - or --text")
         }
@@ -71,6 +66,7 @@ struct Runner {
         if let subject = invocation.subject { values["subject"] = .text(subject) }
         if !invocation.recipients.isEmpty { values["to"] = .text(invocation.recipients.joined(separator: ",")) }
         for setting in invocation.settings { values[setting.field] = .text(setting.value) }
+        if let app = invocation.application { values["app"] = .text(app) }
         return values
     }
 
@@ -171,6 +167,10 @@ struct Runner {
             text += "not offered: \(why ?? "it is not part of this sheet")\n"
             offered = false
         }
+        let activity =
+            sheet.activities.first { $0.activityType == type }
+            ?? sheet.unavailable.first { $0.activity.activityType == type }?.activity
+        for line in activity?.explanation(forActivityItems: items.map(\.value)) ?? [] { text += line + "\n" }
         context.standardOutput.write(text)
         return offered ? .success : Termination(status: ShareError.Kind.unavailable.rawValue, message: nil)
     }

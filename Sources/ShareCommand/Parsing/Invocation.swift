@@ -33,6 +33,8 @@ struct Invocation: Equatable {
     var recipients: [String] = []
     var settings: [Setting] = []
     var exclusions: [String] = []
+    /// `--app ID`: the application Open In uses, without asking.
+    var application: String?
 
     /// A `--set FIELD=VALUE`.
     struct Setting: Equatable {
@@ -41,7 +43,7 @@ struct Invocation: Equatable {
     }
 
     /// The options that take a value, and those that do not, for parsing and suggestions.
-    static let valueOptions = ["--text", "--activity", "--explain", "--subject", "--to", "--set", "--exclude"]
+    static let valueOptions = ["--text", "--activity", "--explain", "--subject", "--to", "--set", "--exclude", "--app"]
     static let flagOptions = ["--list", "--json", "--help", "--version"]
 
     /// The subcommands of SPEC §4 that manage local stores; none has a backend in this build.
@@ -120,6 +122,9 @@ struct Invocation: Equatable {
                 invocation.recipients += splitList(value)
             case "--exclude":
                 invocation.exclusions += splitList(value)
+            case "--app":
+                if invocation.application != nil { throw ShareError(.usage, "share: --app can be given only once") }
+                invocation.application = value
             default:
                 guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
                     throw ShareError(.usage, "share: --set needs FIELD=VALUE, got '\(value)'")

@@ -20,7 +20,7 @@ struct ItemResolver {
     /// URL schemes taken as links even without `//` (RFC 6068 `mailto:`, RFC 5724 `sms:`…).
     static let opaqueSchemes: Set<String> = [
         "mailto", "sms", "smsto", "mms", "tel", "geo", "maps", "facetime", "facetime-audio", "callto", "sip",
-        "sips", "xmpp", "matrix", "magnet", "news", "urn", "data", "bitcoin", "webcal", "skype",
+        "sips", "xmpp", "matrix", "magnet", "news", "urn", "data", "bitcoin", "webcal", "skype", "javascript",
     ]
 
     /// Resolves every item in order.

@@ -16,11 +16,15 @@ protocol ShareSubcommand {
 @MainActor
 enum Subcommands {
     /// Every subcommand this build has, one line per backend.
-    static let all: [any ShareSubcommand.Type] = []
-
-    /// Subcommands that SPEC §4 names and whose backend this build does not have yet: they
-    /// answer "not available in this build yet" instead of being taken for file names.
-    static let planned = ["outbox", "paste", "reading-list", "contacts", "open", "accounts", "receive"]
+    static let all: [any ShareSubcommand.Type] = [
+        OpenCommand.self,
+        ReadingListCommand.self,
+        ContactsCommand.self,
+        OutboxCommand.self,
+        PasteCommand.self,
+        AccountsCommand.self,
+        ReceiveCommand.self,
+    ]
 
     /// The subcommand named by the first argument, if any.
     static func named(_ name: String) -> (any ShareSubcommand.Type)? {

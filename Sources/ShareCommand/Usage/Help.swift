@@ -19,9 +19,37 @@ enum Help {
             line += " " + word
         }
         lines.append(line)
-        let subcommands = subcommandUsage.map { "  " + $0 + "\n" }.joined()
+        let subcommands = subcommandUsage.flatMap(usageLines).map { $0 + "\n" }.joined()
         return template.replacingOccurrences(of: "@NAMES@", with: lines.joined(separator: "\n"))
             .replacingOccurrences(of: "@SUBCOMMANDS@\n", with: subcommands)
+    }
+
+    /// Lays out one "command   description" usage line like the others: the description from
+    /// column 38, or on lines of its own under the command when both do not fit in 80 columns.
+    static func usageLines(_ usage: String) -> [String] {
+        let trimmed = usage.trimmingCharacters(in: .whitespaces)
+        // A line that starts with spaces continues the description above it.
+        if usage.hasPrefix("   ") { return ["      " + trimmed] }
+        let parts = trimmed.components(separatedBy: "   ")
+        let command = parts[0]
+        let description = parts.dropFirst().joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        if description.isEmpty { return ["  " + command] }
+        let column = 37
+        let head = "  " + command
+        if head.count < column - 1, column + description.count <= 80 {
+            return [head + String(repeating: " ", count: column - head.count) + description]
+        }
+        var lines = [head]
+        var line = String(repeating: " ", count: 6)
+        for word in description.split(separator: " ") {
+            if line.count + word.count + 1 > 80, line.trimmingCharacters(in: .whitespaces).count > 0 {
+                lines.append(line)
+                line = String(repeating: " ", count: 6)
+            }
+            line += (line.hasSuffix(" ") ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines
     }
 
     private static let template = """
@@ -47,6 +75,7 @@ enum Help {
           --to ADDR[,ADDR]       recipients, for activities that have them (repeatable)
           --set FIELD=VALUE      fill a field of the activity's interface (repeatable)
           --exclude NAME[,NAME]  never offer these activities (repeatable)
+          --app ID               open with this application (open-in; a desktop-file id)
           --json                 print one JSON object: the list, or the result
           -h, --help             show this help
           --version              show the version

@@ -45,6 +45,10 @@ open class Activity {
         canPerform(withActivityItems: activityItems) ? nil : "it cannot act on these items"
     }
 
+    /// Lines that say how the activity would act on these items and why (the applications it
+    /// would offer, say), for `share --explain`. Beyond UIKit. Defaults to none.
+    open func explanation(forActivityItems activityItems: [Any]) -> [String] { [] }
+
     /// Receives the resolved items in their original order after the pick. Defaults to nothing.
     open func prepare(withActivityItems activityItems: [Any]) {}
 

@@ -84,6 +84,12 @@ enum ShareBinary {
         ] {
             environment[key] = home + "/" + name
         }
+        // A desktop with no applications, so what Open In offers does not depend on the
+        // machine; the MIME database stays the system's.
+        let systemData = home + "/system-data"
+        try? FileManager.default.createDirectory(atPath: systemData, withIntermediateDirectories: true)
+        try? FileManager.default.createSymbolicLink(atPath: systemData + "/mime", withDestinationPath: "/usr/share/mime")
+        environment["XDG_DATA_DIRS"] = systemData
         return environment
     }
 

@@ -1,0 +1,3 @@
+#include <cups/cups.h>
+#include <cups/ipp.h>
+#include <cups/http.h>

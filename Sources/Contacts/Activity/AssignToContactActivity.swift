@@ -1,0 +1,166 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+
+/// Assign to Contact (`.assignToContact`): sets the photo of a contact in the contacts folder
+/// (khard/vdirsyncer's vdir layout) to the shared image, scaled to at most 720 pixels.
+///
+/// Its interface asks for the contact by name or e-mail address (field `contact`; the CLI's
+/// `--set contact=NAME`, or `--to ADDRESS`, fills it). A name that matches several contacts is
+/// refused with the matches listed; one that matches none makes a new card. `returnedItems`
+/// holds the card's file. Cards that cannot be parsed are skipped with a warning and never
+/// rewritten.
+public final class AssignToContactActivity: BuiltInActivity {
+    /// Receives warnings (a skipped card); writes them to standard error unless replaced.
+    public var warningHandler: @Sendable (String) -> Void = ContactBook.printWarning
+
+    private let givenBook: ContactBook?
+    private let directories: XDGDirectories
+    private var image: ImageSource?
+    private var book: ContactBook?
+    private var listing: ContactBook.Listing?
+    private var preparationError: ShareError?
+    private let cancelled = Locked(false)
+    private var work: Task<Void, Never>?
+
+    /// Makes the activity; it works on `book`, or on the configured book (`[contacts]` in the
+    /// configuration of `directories`) when nil.
+    public init(
+        descriptor: BuiltInActivityDescriptor = BuiltInActivityDescriptor.catalog.first { $0.type == .assignToContact }!,
+        book: ContactBook? = nil, directories: XDGDirectories = XDGDirectories()
+    ) {
+        givenBook = book
+        self.directories = directories
+        super.init(descriptor: descriptor)
+    }
+
+    public override func prepare(withActivityItems activityItems: [Any]) {
+        do {
+            image = activityItems.lazy.compactMap(ImageSource.init).first
+            guard image != nil else { throw ShareError(.badData, "Assign to Contact: no image among the items") }
+            let book = try givenBook ?? ContactBook.configured(directories: directories)
+            let listing = try book.load()
+            for skipped in listing.skipped { warningHandler(skipped.description) }
+            self.book = book
+            self.listing = listing
+        } catch let error as ShareError {
+            preparationError = error
+        } catch {
+            preparationError = ShareError(.ioError, "Assign to Contact: \(error.localizedDescription)")
+        }
+    }
+
+    public override var activityInterface: ActivityInterface? {
+        guard preparationError == nil, let book, let listing else { return nil }
+        let contacts = listing.contacts
+        let preset = context.presetValues["to"].map { $0.text }.flatMap { $0.isEmpty ? nil : $0 }
+        let count = contacts.count
+        return ActivityInterface(
+            title: "Assign to Contact",
+            message: "Contacts in \(book.folder.path) (\(count) \(count == 1 ? "card" : "cards"))",
+            fields: [
+                InterfaceField(
+                    id: "contact", label: "Contact", kind: .text, isRequired: true,
+                    defaultValue: preset.map(InterfaceValue.text),
+                    help: "a name or e-mail address; a new contact is made when none matches")
+            ],
+            submitTitle: "Assign",
+            validate: { values in
+                guard let query = values["contact"]?.text, !query.trimmingCharacters(in: .whitespaces).isEmpty else { return [:] }
+                do {
+                    _ = try ContactBook.target(for: query, in: contacts)
+                    return [:]
+                } catch {
+                    return ["contact": (error as? ShareError)?.message ?? "\(error)"]
+                }
+            },
+            onSubmit: { [weak self] values in
+                self?.assign(to: values["contact"]?.text ?? "")
+            })
+    }
+
+    public override func perform() {
+        // Reached only when there is no interface: the items or the configuration were unusable.
+        activityDidFail(preparationError ?? ShareError(.unavailable, "Assign to Contact: nothing to do"))
+    }
+
+    public override func cancel() {
+        cancelled.withLock { $0 = true }
+        work?.cancel()
+    }
+
+    private func assign(to query: String) {
+        guard let book, let listing, let image else { return activityDidFail(preparationError ?? ShareError(.ioError, "Assign to Contact: not prepared")) }
+        let target: ContactBook.Target
+        do {
+            target = try ContactBook.target(for: query, in: listing.contacts)
+        } catch {
+            return activityDidFail(error)
+        }
+        let cancelled = self.cancelled
+        let progress = self.progress
+        let name = image.name
+        progress.totalUnitCount = 3
+        work = Task.detached { [weak self] in
+            let outcome = Result { () throws -> Contact in
+                let data = try image.read()
+                progress.completedUnitCount = 1
+                let photo = try book.photoJPEG(from: data, named: name)
+                progress.completedUnitCount = 2
+                let contact = try book.assignJPEG(photo.jpeg, to: target) { cancelled.withLock { $0 } || Task.isCancelled }
+                progress.completedUnitCount = 3
+                return contact
+            }
+            await self?.finish(outcome)
+        }
+    }
+
+    private func finish(_ outcome: Result<Contact, any Error>) {
+        switch outcome {
+        case .success(let contact):
+            returnedItems = [contact.fileURL]
+            activityDidFinish(true)
+        case .failure(let error):
+            activityDidFail(error)
+        }
+    }
+}
+
+/// The image a contact's photo comes from: an `Image` or an image file.
+enum ImageSource: Sendable {
+    case image(Image)
+    case file(URL)
+
+    /// The image of an item, or nil when the item is not one.
+    init?(_ item: Any) {
+        switch item {
+        case let image as Image where !image.isEmpty: self = .image(image)
+        case let url as URL where url.isFileURL: self = .file(url)
+        default: return nil
+        }
+    }
+
+    /// The name errors use: the file's name, or "image".
+    var name: String {
+        switch self {
+        case .image(let image): return image.fileURL?.lastPathComponent ?? "image"
+        case .file(let url): return url.lastPathComponent
+        }
+    }
+
+    /// The encoded bytes.
+    /// - Throws: `ShareError(.noInput)` naming the image when it cannot be read.
+    func read() throws -> Data {
+        switch self {
+        case .image(let image):
+            guard let data = image.encodedData else { throw ShareError(.noInput, "\(name): cannot be read") }
+            return data
+        case .file(let url):
+            do {
+                return try Data(contentsOf: url)
+            } catch {
+                throw ShareError(.noInput, "\(name): cannot be read: \(error.localizedDescription)")
+            }
+        }
+    }
+}

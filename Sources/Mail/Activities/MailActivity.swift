@@ -1,0 +1,156 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+
+/// The Mail built-in: composes a MIME message from the items and sends it over SMTP, keeps it
+/// in the outbox, or hands it to the desktop's mail program, as the configuration says.
+///
+/// Fields: To, Cc, Bcc, Subject, Body. The subject starts as the item sources' subject and
+/// `--subject` replaces it; `--set smtp=URL` (and `from`, `user`, `starttls`, `cafile`, `via`)
+/// override the `[mail]` configuration for one share.
+public final class MailActivity: BuiltInActivity {
+    private var content = MailContent(items: [])
+    private let loadSettings: @Sendable ([String: String]) throws -> MailSettings
+    private let cancelled = Locked(false)
+
+    /// The keys of `--set` that change delivery rather than fill a field.
+    static let settingKeys = ["smtp", "from", "user", "starttls", "cafile", "via", "timeout"]
+
+    /// Makes the Mail activity.
+    /// - Parameters:
+    ///   - descriptor: the catalog's Mail descriptor.
+    ///   - settings: makes the delivery settings from the per-share overrides; defaults to the
+    ///     user's configuration file.
+    public init(
+        descriptor: BuiltInActivityDescriptor,
+        settings: (@Sendable ([String: String]) throws -> MailSettings)? = nil
+    ) {
+        loadSettings = settings ?? { overrides in try MailSettings(configuration: Configuration.load(), overrides: overrides) }
+        super.init(descriptor: descriptor)
+    }
+
+    public override func prepare(withActivityItems activityItems: [Any]) {
+        content = MailContent(items: activityItems)
+    }
+
+    /// A value given ahead (`--to`, `--subject`) that can never be right: reported as bad data
+    /// naming it, instead of asking again.
+    private var presetProblem: ShareError? {
+        for field in ["to", "cc", "bcc"] {
+            guard let value = context.presetValues[field] else { continue }
+            let addresses: [String]
+            switch value {
+            case .list(let list): addresses = list
+            default: addresses = value.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
+            for address in addresses {
+                if address.contains(where: \.isNewline) {
+                    return ShareError(.badData, "Mail: \(field): a line break is not allowed in an address: \(address.debugDescription)")
+                }
+                if Mailbox(address) == nil { return ShareError(.badData, "Mail: \(field): not an e-mail address: \(address)") }
+            }
+        }
+        if let subject = context.presetValues["subject"]?.text, subject.contains(where: \.isNewline) {
+            return ShareError(.badData, "Mail: subject: a line break is not allowed: \(subject.debugDescription)")
+        }
+        return nil
+    }
+
+    public override var activityInterface: ActivityInterface? {
+        if presetProblem != nil { return nil }
+        func list(_ addresses: [String]) -> InterfaceValue? { addresses.isEmpty ? nil : .list(addresses) }
+        let subject = context.subject.flatMap { $0.isEmpty ? nil : $0 } ?? content.subject
+        let fields = [
+            InterfaceField(id: "to", label: "To", kind: .emailAddresses, isRequired: true, defaultValue: list(content.to)),
+            InterfaceField(id: "cc", label: "Cc", kind: .emailAddresses, defaultValue: list(content.cc)),
+            InterfaceField(id: "bcc", label: "Bcc", kind: .emailAddresses, defaultValue: list(content.bcc)),
+            InterfaceField(
+                id: "subject", label: "Subject", kind: .text,
+                defaultValue: subject.map { .text($0.split(whereSeparator: \.isNewline).joined(separator: " ")) }),
+            InterfaceField(
+                id: "body", label: "Body", kind: .multilineText, defaultValue: content.body.isEmpty ? nil : .text(content.body)),
+        ]
+        let attachmentNames = content.attachments.map(\.filename)
+        return ActivityInterface(
+            title: "New Message",
+            message: attachmentNames.isEmpty ? nil : "Attachments: " + attachmentNames.joined(separator: ", "),
+            fields: fields, submitTitle: "Send",
+            validate: { values in
+                var problems: [String: String] = [:]
+                for field in ["to", "cc", "bcc"] {
+                    guard case .list(let addresses)? = values[field] else { continue }
+                    let bad = addresses.filter { Mailbox($0) == nil || $0.contains(where: \.isNewline) }
+                    if !bad.isEmpty { problems[field] = "not an e-mail address: \(bad.joined(separator: ", "))" }
+                }
+                if values["subject"]?.text.contains(where: \.isNewline) == true {
+                    problems["subject"] = "the subject must be one line"
+                }
+                return problems
+            },
+            onSubmit: { [weak self] values in self?.send(values) })
+    }
+
+    public override func perform() {
+        if let problem = presetProblem { activityDidFail(problem) } else { activityDidFinish(false) }
+    }
+
+    public override func cancel() { cancelled.withLock { $0 = true } }
+
+    private func send(_ values: InterfaceValues) {
+        func addresses(_ id: String) -> [String] {
+            switch values[id] {
+            case .list(let list)?: return list
+            case let value?: return value.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            case nil: return []
+            }
+        }
+        let body = values["body"]?.text ?? ""
+        let message = MailMessage(
+            to: addresses("to"), cc: addresses("cc"), bcc: addresses("bcc"), subject: values["subject"]?.text ?? "",
+            body: body, htmlBody: body == content.body ? content.htmlBody : nil, attachments: content.attachments)
+        var overrides: [String: String] = [:]
+        for key in Self.settingKeys { if let value = context.presetValues[key] { overrides[key] = value.text } }
+        let loadSettings = self.loadSettings
+        let cancelled = self.cancelled
+        let progress = self.progress
+        Task.detached { [weak self] in
+            let outcome: Result<MailResult, any Error>
+            let queued = Locked<URL?>(nil)
+            do {
+                let settings = try loadSettings(overrides)
+                if settings.handOff {
+                    outcome = .success(try MailHandOff.open(message))
+                } else {
+                    outcome = .success(
+                        try MailDelivery(settings: settings).deliver(
+                            message, progress: progress, isCancelled: { cancelled.withLock { $0 } },
+                            onQueued: { file in queued.withLock { $0 = file } }))
+                }
+            } catch {
+                outcome = .failure(error)
+            }
+            await self?.finish(outcome, queued: queued.withLock { $0 })
+        }
+    }
+
+    private func finish(_ outcome: Result<MailResult, any Error>, queued: URL?) {
+        switch outcome {
+        case .success(.sent(let server, _)):
+            returnedItems = ["sent through \(server)"]
+            activityDidFinish(true)
+        case .success(.queued(_, let file)):
+            returnedItems = [file]
+            activityDidFinish(true)
+        case .success(.handedOff(let url)):
+            returnedItems = [url]
+            activityDidFinish(true)
+        case .failure(let error as ShareError):
+            if error.kind == .cancelled { return activityDidFinish(false) }
+            // The message is safe in the outbox: say where.
+            if let queued, FileManager.default.fileExists(atPath: queued.path) { returnedItems = [queued] }
+            activityDidFail(error)
+        case .failure(let error):
+            activityDidFail(ShareError(.ioError, "Mail: \(error)"))
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+
+/// The Message built-in: text, links and `sms:` recipients become an SMS handed to KDE Connect
+/// or the desktop's `sms:` handler, or kept in the Messages outbox.
+///
+/// Fields: To (phone numbers; an `sms:` item fills it), Body.
+public final class MessageActivity: BuiltInActivity {
+    private var recipients: [String] = []
+    private var body = ""
+    private var attachments: [URL] = []
+    private let loadSettings: @Sendable ([String: String]) throws -> MessageSettings
+
+    /// Makes the Message activity.
+    /// - Parameter settings: makes the settings from per-share overrides (`--set via=…`);
+    ///   defaults to the user's configuration file.
+    public init(
+        descriptor: BuiltInActivityDescriptor,
+        settings: (@Sendable ([String: String]) throws -> MessageSettings)? = nil
+    ) {
+        loadSettings = settings ?? { overrides in try MessageSettings(configuration: Configuration.load(), overrides: overrides) }
+        super.init(descriptor: descriptor)
+    }
+
+    public override func prepare(withActivityItems activityItems: [Any]) {
+        var paragraphs: [String] = []
+        for item in activityItems {
+            switch item {
+            case let text as String: paragraphs.append(text)
+            case let text as AttributedString: paragraphs.append(String(text.characters))
+            case let text as NSAttributedString: paragraphs.append(text.string)
+            case let url as URL where url.isFileURL: attachments.append(url)
+            case let url as URL where ["sms", "smsto", "mms"].contains(url.scheme?.lowercased() ?? ""):
+                let parsed = TextMessage.parse(smsURL: url.absoluteString)
+                recipients += parsed.recipients
+                if let text = parsed.body, !text.isEmpty { paragraphs.append(text) }
+            case let url as URL: paragraphs.append(url.absoluteString)
+            case let image as Image: if let file = image.fileURL { attachments.append(file) }
+            case let asset as Asset: attachments.append(asset.fileURL)
+            default: continue
+            }
+        }
+        body = paragraphs.joined(separator: "\n")
+    }
+
+    private var presetProblem: ShareError? {
+        guard let value = context.presetValues["to"] else { return nil }
+        let numbers: [String]
+        if case .list(let list) = value { numbers = list } else {
+            numbers = value.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        return numbers.first { !PhoneNumber.isValid($0) }.map { ShareError(.badData, "Message: to: not a phone number: \($0)") }
+    }
+
+    public override var activityInterface: ActivityInterface? {
+        if presetProblem != nil { return nil }
+        return ActivityInterface(
+            title: "New Message",
+            message: attachments.isEmpty ? nil : "Attachments: " + attachments.map(\.lastPathComponent).joined(separator: ", "),
+            fields: [
+                InterfaceField(
+                    id: "to", label: "To", kind: .phoneNumbers, isRequired: true,
+                    defaultValue: recipients.isEmpty ? nil : .list(recipients)),
+                InterfaceField(id: "body", label: "Body", kind: .multilineText, defaultValue: body.isEmpty ? nil : .text(body)),
+            ],
+            submitTitle: "Send",
+            onSubmit: { [weak self] values in self?.send(values) })
+    }
+
+    public override func perform() {
+        if let problem = presetProblem { activityDidFail(problem) } else { activityDidFinish(false) }
+    }
+
+    private func send(_ values: InterfaceValues) {
+        var numbers: [String] = []
+        if case .list(let list)? = values["to"] { numbers = list } else if let text = values["to"]?.text {
+            numbers = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let message = TextMessage(recipients: numbers, body: values["body"]?.text ?? "", attachments: attachments)
+        var overrides: [String: String] = [:]
+        for key in ["via", "kdeconnect-device"] { if let value = context.presetValues[key] { overrides[key] = value.text } }
+        let loadSettings = self.loadSettings
+        Task.detached { [weak self] in
+            let outcome: Result<MessageResult, any Error>
+            do {
+                outcome = .success(try MessageDelivery(settings: loadSettings(overrides)).deliver(message))
+            } catch {
+                outcome = .failure(error)
+            }
+            await self?.finish(outcome)
+        }
+    }
+
+    private func finish(_ outcome: Result<MessageResult, any Error>) {
+        switch outcome {
+        case .success(.handedOff(let url)):
+            returnedItems = [url]
+            activityDidFinish(true)
+        case .success(.sentWithKDEConnect(let device)):
+            returnedItems = ["sent through KDE Connect device \(device)"]
+            activityDidFinish(true)
+        case .success(.queued(_, let file)):
+            returnedItems = [file]
+            activityDidFinish(true)
+        case .failure(let error as ShareError):
+            activityDidFail(error)
+        case .failure(let error):
+            activityDidFail(ShareError(.ioError, "Message: \(error)"))
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import CGIO
+import Foundation
+import ShareSheet
+
+/// Hands a URL (`mailto:`, `sms:`) to the application the desktop registered for its scheme
+/// (`x-scheme-handler/…` in `mimeapps.list`), through GIO.
+enum DesktopLauncher {
+    /// True when some application is registered for `scheme`.
+    static func hasHandler(forScheme scheme: String) -> Bool {
+        guard let info = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
+        g_object_unref(UnsafeMutableRawPointer(info))
+        return true
+    }
+
+    /// Launches the default handler of `url`'s scheme with it.
+    /// - Throws: `ShareError(.unavailable)` with GLib's reason when none is registered or it fails.
+    static func open(_ url: String, what: String) throws {
+        var error: UnsafeMutablePointer<GError>?
+        guard g_app_info_launch_default_for_uri(url, nil, &error) != 0 else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if error != nil { g_error_free(error) }
+            throw ShareError(.unavailable, "\(what): no application takes \(url.prefix(while: { $0 != ":" })): links (\(reason))")
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import CGMime
+import Foundation
+
+/// The header section of a stored message, read without reading the body: enough to list a
+/// queued message, find its envelope, and send it without its Bcc lines.
+struct HeaderSection {
+    /// Bytes from the start of the file through the blank line that ends the headers.
+    var length: Int
+    /// The header section without `Bcc:` fields, as it is sent.
+    var withoutBcc: Data
+    /// Unfolded fields in order: (name, raw value).
+    var fields: [(name: String, value: String)]
+
+    /// The largest header section read; more than this is not a message this module wrote.
+    static let limit = 1 << 20
+
+    /// Reads the header section of the open file `descriptor`.
+    static func read(_ descriptor: Int32) -> HeaderSection? {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var offset: off_t = 0
+        var end: Int?
+        while end == nil, data.count < limit {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            data.append(contentsOf: buffer[0..<count])
+            offset += off_t(count)
+            if let range = data.firstRange(of: Data("\n\n".utf8)) { end = range.upperBound }
+        }
+        guard let end else { return nil }
+        let section = data.prefix(end)
+        // Split into physical lines, then group continuation lines with their field.
+        var rawFields: [[Data.SubSequence]] = []
+        for line in section.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast(2) {
+            if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), !rawFields.isEmpty {
+                rawFields[rawFields.count - 1].append(line)
+            } else {
+                rawFields.append([line])
+            }
+        }
+        var kept = Data()
+        var fields: [(String, String)] = []
+        for lines in rawFields {
+            let text = lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+            guard let colon = text.firstIndex(of: ":") else { continue }
+            let name = String(text[..<colon])
+            let value = text[text.index(after: colon)...].replacingOccurrences(of: "\n", with: "")
+                .trimmingCharacters(in: .whitespaces)
+            fields.append((name, value))
+            if name.lowercased() != "bcc" {
+                for line in lines {
+                    kept.append(contentsOf: line)
+                    kept.append(UInt8(ascii: "\n"))
+                }
+            }
+        }
+        kept.append(UInt8(ascii: "\n"))
+        return HeaderSection(length: end, withoutBcc: kept, fields: fields.map { (name: $0.0, value: $0.1) })
+    }
+
+    /// The unfolded value of the first field called `name`.
+    func value(_ name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Every value of the fields called `name`.
+    func values(_ name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+
+    /// The `local@domain` addresses in the fields called `name`, groups flattened.
+    func addresses(_ name: String) -> [String] {
+        values(name).flatMap(HeaderDecoding.addresses(in:))
+    }
+
+    /// The decoded subject.
+    var subject: String { value("Subject").map(HeaderDecoding.decodedText) ?? "" }
+}
+
+/// GMime's header decoders, for values read back from stored messages.
+enum HeaderDecoding {
+    private static let initialized: Bool = {
+        g_mime_init()
+        return true
+    }()
+
+    /// The RFC 2047 encoded words of `value`, decoded.
+    static func decodedText(_ value: String) -> String {
+        precondition(initialized)
+        guard let decoded = g_mime_utils_header_decode_text(nil, value) else { return value }
+        defer { g_free(decoded) }
+        return String(cString: decoded)
+    }
+
+    /// The addresses of an address-list header value, groups flattened.
+    static func addresses(in value: String) -> [String] {
+        precondition(initialized)
+        guard let list = internet_address_list_parse(nil, value) else { return [] }
+        defer { g_object_unref(list) }
+        return addresses(of: list)
+    }
+
+    /// The addresses of an address list, displayed as `Name <addr>` when `display` is true.
+    private static func addresses(of list: UnsafeMutablePointer<InternetAddressList>) -> [String] {
+        var result: [String] = []
+        for index in 0..<internet_address_list_length(list) {
+            guard let address = internet_address_list_get_address(list, index) else { continue }
+            let instance = UnsafeMutablePointer<GTypeInstance>(OpaquePointer(address))
+            if g_type_check_instance_is_a(instance, internet_address_mailbox_get_type()) != 0 {
+                let mailbox = UnsafeMutablePointer<InternetAddressMailbox>(OpaquePointer(address))
+                if let addr = internet_address_mailbox_get_addr(mailbox) { result.append(String(cString: addr)) }
+            } else if g_type_check_instance_is_a(instance, internet_address_group_get_type()) != 0 {
+                let group = UnsafeMutablePointer<InternetAddressGroup>(OpaquePointer(address))
+                if let members = internet_address_group_get_members(group) { result += addresses(of: members) }
+            }
+        }
+        return result
+    }
+}

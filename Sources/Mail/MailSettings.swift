@@ -1,0 +1,151 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+
+/// How mail leaves this machine: the `[mail]` group of the configuration file, with
+/// per-invocation overrides (`share --set smtp=URL`).
+///
+/// ```
+/// [mail]
+/// smtp=smtp://mail.example.com:587
+/// from=Ana Lima <ana@example.com>
+/// user=ana
+/// starttls=required
+/// cafile=/path/to/ca.pem
+/// via=smtp
+/// ```
+///
+/// No `smtp` means the outbox only. The password for `user` comes from
+/// `SHARESHEET_SMTP_PASSWORD`, else the Secret Service. `starttls` is `required` (the default),
+/// `optional` or `off`; `cafile` adds a trusted CA; `via=mailto` hands messages to the desktop's
+/// mail program instead. (GLib key files have no comments after a value.)
+public struct MailSettings: Sendable {
+    /// The SMTP server (`smtp://host:port` or `smtps://host:port`); nil queues in the outbox.
+    public var smtp: URL?
+    /// The sender; nil makes one from the user and host names.
+    public var from: String?
+    /// The login name, when the server wants one.
+    public var user: String?
+    /// The password for `user`.
+    public var password: String?
+    /// Whether STARTTLS is required, tried or skipped on `smtp://`.
+    public var startTLS: StartTLS
+    /// A CA file trusted on top of the system's.
+    public var caFile: String?
+    /// Seconds to wait for the server to answer the connection.
+    public var connectTimeout: Int
+    /// Hand the message to the desktop's mail program (`mailto:`) instead of sending it.
+    public var handOff: Bool
+    /// The outbox.
+    public var outbox: MailOutbox
+
+    /// What `starttls=` says.
+    public enum StartTLS: String, Sendable {
+        case required, optional, off
+    }
+
+    /// Settings that only queue in `outbox`.
+    public init(outbox: MailOutbox = MailOutbox()) {
+        smtp = nil
+        startTLS = .required
+        connectTimeout = 15
+        handOff = false
+        self.outbox = outbox
+    }
+
+    /// Reads `[mail]` from `configuration`, then applies `overrides` (same keys).
+    /// - Parameter environment: where `SHARESHEET_SMTP_PASSWORD` is looked up.
+    /// - Throws: `ShareError(.usage)` for a value that makes no sense.
+    public init(
+        configuration: Configuration, overrides: [String: String] = [:],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        directories: XDGDirectories = XDGDirectories()
+    ) throws {
+        self.init(outbox: MailOutbox(directories: directories))
+        func value(_ key: String) -> String? {
+            let text = overrides[key] ?? configuration.string(key, in: "mail")
+            return text.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        }
+        if let text = value("smtp") {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "smtp" || scheme == "smtps",
+                url.host?.isEmpty == false
+            else { throw ShareError(.usage, "Mail: smtp=\(text): not an smtp:// or smtps:// URL") }
+            smtp = url
+        }
+        from = value("from")
+        if let from, Mailbox(from) == nil { throw ShareError(.usage, "Mail: from=\(from): not an e-mail address") }
+        user = value("user")
+        if let text = value("starttls") {
+            switch text.lowercased() {
+            case "required", "true", "yes": startTLS = .required
+            case "optional", "try": startTLS = .optional
+            case "off", "false", "no": startTLS = .off
+            default: throw ShareError(.usage, "Mail: starttls=\(text): use required, optional or off")
+            }
+        }
+        caFile = value("cafile")
+        if let text = value("timeout") {
+            guard let seconds = Int(text), seconds > 0 else { throw ShareError(.usage, "Mail: timeout=\(text): not a number of seconds") }
+            connectTimeout = seconds
+        }
+        if let text = value("via") {
+            switch text.lowercased() {
+            case "smtp", "outbox": handOff = false
+            case "mailto", "mail-program", "client": handOff = true
+            default: throw ShareError(.usage, "Mail: via=\(text): use smtp or mailto")
+            }
+        }
+        if user != nil {
+            password = environment["SHARESHEET_SMTP_PASSWORD"]
+                ?? SecretStore.password(server: smtp?.host ?? "", user: user!, environment: environment)
+        }
+    }
+
+    /// The sender to write: `from`, else the login user at the host.
+    var sender: String {
+        if let from { return from }
+        let login = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "user"
+        let host = ProcessInfo.processInfo.hostName
+        let address = "\(login)@\(host.contains(".") ? host : host + ".localdomain")"
+        return Mailbox(address) != nil ? address : "user@localhost.localdomain"
+    }
+
+    /// The server for libcurl, with the TLS rule.
+    var endpoint: SMTPEndpoint? {
+        guard let smtp else { return nil }
+        let isImplicitTLS = smtp.scheme?.lowercased() == "smtps"
+        let requirement: SMTPEndpoint.TLSRequirement
+        switch startTLS {
+        case .required: requirement = .required
+        case .optional: requirement = .opportunistic
+        case .off: requirement = isImplicitTLS ? .required : .off
+        }
+        return SMTPEndpoint(
+            url: smtp.absoluteString, requireTLS: requirement, user: user, password: password, caFile: caFile,
+            connectTimeout: connectTimeout)
+    }
+
+    /// The server as people name it: `host:port`.
+    var serverName: String {
+        guard let smtp, let host = smtp.host else { return "the outbox" }
+        return smtp.port.map { "\(host):\($0)" } ?? host
+    }
+}
+
+/// Looks the SMTP password up in the Secret Service (GNOME Keyring, KWallet) with libsecret.
+///
+/// The item has the attributes `application=org.sharesheet`, `service=smtp`, `server=HOST` and
+/// `user=NAME`; any schema matches, so `secret-tool store --label='ShareSheet SMTP'
+/// application org.sharesheet service smtp server HOST user NAME` stores one.
+enum SecretStore {
+    /// The password stored for `user` on `server`, or nil: also when no session bus is there
+    /// (libsecret is then not asked at all, so nothing waits on D-Bus activation).
+    static func password(server: String, user: String, environment: [String: String]) -> String? {
+        let hasBus = !(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty
+            || environment["XDG_RUNTIME_DIR"].map { FileManager.default.fileExists(atPath: $0 + "/bus") } == true
+        guard hasBus else { return nil }
+        return SecretLookup.password(attributes: [
+            "application": "org.sharesheet", "service": "smtp", "server": server, "user": user,
+        ])
+    }
+}

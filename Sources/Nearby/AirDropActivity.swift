@@ -1,0 +1,254 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+import UniformTypes
+
+/// AirDrop on Linux: sends the items to a phone or desktop nearby that runs LocalSend.
+///
+/// Discovery starts when the activity is picked and fills the interface's device field as
+/// devices answer; a device can also be given as `HOST[:PORT]` (`--to`), which is what works
+/// where multicast is blocked. Text goes as a LocalSend text message, everything else as files.
+/// A receiver that declines finishes the activity with `false`.
+public final class AirDropActivity: BuiltInActivity {
+    private let directories: XDGDirectories
+    private let environment: [String: String]
+    private var payloads: [NearbyPayload] = []
+    private var preparationError: ShareError?
+    private var builtInterface: ActivityInterface?
+    private var discovery: NearbyDiscovery?
+    private let running = Locked<NearbySender?>(nil)
+    private let stopped = Locked(false)
+
+    /// Makes the activity.
+    /// - Parameters:
+    ///   - directories: where the configuration and the device identity are.
+    ///   - environment: read for `SHARESHEET_NEARBY=off`.
+    public init(
+        descriptor: BuiltInActivityDescriptor = BuiltInActivityDescriptor.catalog.first { $0.type == .airDrop }!,
+        directories: XDGDirectories = XDGDirectories(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.directories = directories
+        self.environment = environment
+        super.init(descriptor: descriptor)
+    }
+
+    public override func prepare(withActivityItems activityItems: [Any]) {
+        do {
+            payloads = try activityItems.flatMap(Self.payloads(for:))
+        } catch let error as ShareError {
+            preparationError = error
+        } catch {
+            preparationError = ShareError(.badData, "AirDrop: \(error)")
+        }
+    }
+
+    public override var activityInterface: ActivityInterface? {
+        if let builtInterface { return builtInterface }
+        let interface = makeInterface()
+        builtInterface = interface
+        return interface
+    }
+
+    public override func cancel() {
+        stopped.withLock { $0 = true }
+        discovery?.stop()
+        running.withLock { $0 }?.cancel()
+    }
+
+    // MARK: The interface
+
+    private func makeInterface() -> ActivityInterface {
+        let options = ChoiceOptions(streaming: presetTargets().map {
+            ChoiceOptions.Option(id: $0, title: $0, detail: "given with --to", iconName: "network-wired")
+        })
+        var message = "Looking for devices running LocalSend nearby…"
+        let (loaded, identity) = loadSettingsAndIdentity()
+        if var settings = loaded, let identity, preparationError == nil {
+            // The legacy subnet scan asks every address nearby: only when explicitly asked for.
+            if context.presetValues["scan"]?.text == "subnet" {
+                settings.subnetScan = true
+                loadedSettings = settings
+            }
+            if settings.discoveryEnabled {
+                let discovery = NearbyDiscovery(settings: settings, identity: identity) { device in
+                    Task { @MainActor in options.append(Self.option(for: device)) }
+                }
+                do {
+                    try discovery.start()
+                    self.discovery = discovery
+                } catch {
+                    message = "Discovery is not possible here (\(error)); give the device as HOST[:PORT]."
+                }
+            } else {
+                message = "Discovery is switched off; give the device as HOST[:PORT]."
+            }
+        }
+        return ActivityInterface(
+            title: "AirDrop", message: message,
+            fields: [
+                InterfaceField(
+                    id: "to", label: "Device", kind: .choice(options), isRequired: true,
+                    help: "a device nearby, or HOST[:PORT] of one running LocalSend"),
+                InterfaceField(id: "pin", label: "PIN", kind: .text, help: "only when the receiver asks for one"),
+            ],
+            submitTitle: "Send",
+            onCancel: { [weak self] in self?.discovery?.stop() },
+            onSubmit: { [weak self] values in self?.submit(values) })
+    }
+
+    /// The `--to` values, one option each, so scripted use can name a device before discovery
+    /// has found it.
+    private func presetTargets() -> [String] {
+        guard let value = context.presetValues["to"] else { return [] }
+        switch value {
+        case .text(let text): return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        case .list(let list): return list
+        case .choice(let id): return [id]
+        default: return []
+        }
+    }
+
+    private var settingsProblem: ShareError?
+    private var loadedSettings: NearbySettings?
+    private var loadedIdentity: NearbyIdentity?
+
+    private func loadSettingsAndIdentity() -> (NearbySettings?, NearbyIdentity?) {
+        do {
+            let configuration = try Configuration.load(from: directories)
+            let settings = NearbySettings(configuration: configuration, environment: environment)
+            let identity = try NearbyIdentity.loadOrCreate(in: NearbyIdentity.folder(directories))
+            loadedSettings = settings
+            loadedIdentity = identity
+            return (settings, identity)
+        } catch let error as ShareError {
+            settingsProblem = error
+        } catch {
+            settingsProblem = ShareError(.ioError, "AirDrop: \(error)")
+        }
+        return (nil, nil)
+    }
+
+    private static func option(for device: NearbyDevice) -> ChoiceOptions.Option {
+        let details = [device.info.deviceModel, device.info.deviceType, device.host].compactMap { $0 }.filter { !$0.isEmpty }
+        let icon = device.info.deviceType == "mobile" ? "phone" : "computer"
+        return ChoiceOptions.Option(id: device.fingerprint, title: device.info.alias, detail: details.joined(separator: " · "), iconName: icon)
+    }
+
+    // MARK: Sending
+
+    private func submit(_ values: InterfaceValues) {
+        if let problem = preparationError ?? settingsProblem { return activityDidFail(problem) }
+        guard let settings = loadedSettings, let identity = loadedIdentity else {
+            return activityDidFail(ShareError(.ioError, "AirDrop: no device identity"))
+        }
+        guard let target = values["to"]?.text, !target.isEmpty else {
+            return activityDidFail(ShareError(.usage, "AirDrop: no device chosen (give one with --to HOST[:PORT])"))
+        }
+        let pin = values["pin"]?.text
+        let expectedFingerprint = context.presetValues["fingerprint"]?.text.uppercased()
+        let payloads = self.payloads
+        let discovery = self.discovery
+        let running = self.running
+        let stopped = self.stopped
+        let progress = self.progress
+        let thread = Thread { [weak self] in
+            let outcome: Result<NearbySendResult, ShareError>
+            do {
+                let device = try Self.resolve(
+                    target, discovery: discovery, settings: settings, identity: identity, expectedFingerprint: expectedFingerprint,
+                    isCancelled: { stopped.withLock { $0 } })
+                discovery?.stop()
+                let sender = NearbySender(device: device, identity: identity, settings: settings, progress: progress)
+                running.withLock { $0 = sender }
+                if stopped.withLock({ $0 }) { sender.cancel() }
+                outcome = .success(try sender.send(payloads, pin: pin))
+            } catch let error as ShareError {
+                outcome = .failure(error)
+            } catch {
+                outcome = .failure(ShareError(.ioError, "AirDrop: \(error)"))
+            }
+            discovery?.stop()
+            Task { @MainActor in self?.finish(outcome) }
+        }
+        thread.name = "nearby-send"
+        thread.start()
+    }
+
+    private func finish(_ outcome: Result<NearbySendResult, ShareError>) {
+        switch outcome {
+        case .success(.delivered(let files)):
+            returnedItems = files
+            activityDidFinish(true)
+        case .success(.declined):
+            activityDidFinish(false)
+        case .failure(let error) where error.kind == .cancelled:
+            activityDidFinish(false)
+        case .failure(let error):
+            activityDidFail(error)
+        }
+    }
+
+    /// The device `target` names: a discovered fingerprint or alias, or a typed address.
+    private nonisolated static func resolve(
+        _ target: String, discovery: NearbyDiscovery?, settings: NearbySettings, identity: NearbyIdentity,
+        expectedFingerprint: String?, isCancelled: () -> Bool
+    ) throws -> NearbyDevice {
+        if let device = discovery?.device(named: target) { return try check(device, expectedFingerprint) }
+        if let (host, port) = DirectAddress.parse(target) {
+            return try check(DirectAddress.contact(host: host, port: port, identity: identity, settings: settings), expectedFingerprint)
+        }
+        guard let discovery else {
+            throw ShareError(.unavailable, "AirDrop: \(target): discovery is switched off; give the device as HOST[:PORT]")
+        }
+        guard let device = discovery.waitForDevice(named: target, timeout: settings.discoveryTimeout, isCancelled: isCancelled) else {
+            if isCancelled() { throw ShareError(.cancelled, "AirDrop: cancelled") }
+            throw ShareError(
+                .unavailable,
+                "AirDrop: \(target): no such device nearby after \(Int(settings.discoveryTimeout)) s (multicast may be blocked: try --to HOST[:PORT])")
+        }
+        return try check(device, expectedFingerprint)
+    }
+
+    private nonisolated static func check(_ device: NearbyDevice, _ expected: String?) throws -> NearbyDevice {
+        guard let expected, !expected.isEmpty else { return device }
+        guard device.fingerprint.uppercased() == expected else {
+            throw ShareError(
+                .unavailable, "AirDrop: \(device.info.alias) (\(device.host)): its fingerprint is not the one given with --set fingerprint")
+        }
+        return device
+    }
+
+    // MARK: Items
+
+    /// What an item becomes on the wire.
+    static func payloads(for item: Any) throws -> [NearbyPayload] {
+        switch item {
+        case let text as String: return [.text(text)]
+        case let text as Substring: return [.text(String(text))]
+        case let url as URL:
+            if url.isFileURL { return [.file(url)] }
+            return [.text(url.absoluteString)]
+        case let dataItem as DataItem:
+            return [.data(dataItem.data, filename: dataItem.filename, mimeType: dataItem.type.preferredMIMEType ?? "application/octet-stream")]
+        case let attributed as AttributedString: return [.text(String(attributed.characters))]
+        case let image as Image:
+            if let fileURL = image.fileURL { return [.file(fileURL)] }
+            guard let data = image.encodedData else { throw ShareError(.badData, "AirDrop: an image has no bytes") }
+            let ext = image.type.preferredFilenameExtension ?? "img"
+            return [.data(data, filename: "Image.\(ext)", mimeType: image.type.preferredMIMEType ?? "application/octet-stream")]
+        case let asset as Asset: return [.file(asset.fileURL)]
+        case let dictionary as [String: Any]:
+            if JSONSerialization.isValidJSONObject(dictionary),
+                let data = try? JSONSerialization.data(withJSONObject: dictionary, options: [.sortedKeys])
+            {
+                return [.data(data, filename: "Items.json", mimeType: "application/json")]
+            }
+            return [.text(String(describing: dictionary))]
+        case let array as [Any]: return try array.flatMap(payloads(for:))
+        case let object as NSAttributedString: return [.text(object.string)]
+        default:
+            throw ShareError(.badData, "AirDrop: \(ItemKind.of(item)) cannot be sent")
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+
+/// This device's LocalSend identity: a self-signed certificate and its key, kept 0600 under
+/// `$XDG_DATA_HOME/sharesheet/nearby`, whose SHA-256 fingerprint peers know us by.
+public struct NearbyIdentity: Sendable {
+    /// The certificate (PEM).
+    public let certificate: URL
+    /// The private key (PEM, mode 0600).
+    public let key: URL
+    /// SHA-256 of the certificate's DER bytes, uppercase hex.
+    public let fingerprint: String
+
+    /// The folder identities live in: `$XDG_DATA_HOME/sharesheet/nearby`.
+    public static func folder(_ directories: XDGDirectories = XDGDirectories()) -> URL {
+        directories.shareSheetData.appendingPathComponent("nearby", isDirectory: true)
+    }
+
+    /// Reads the identity in `folder`, making one with the `openssl` command when there is none.
+    /// - Throws: `ShareError(.ioError)` when it can be neither read nor made.
+    public static func loadOrCreate(in folder: URL = folder()) throws -> NearbyIdentity {
+        let certificate = folder.appendingPathComponent("certificate.pem")
+        let key = folder.appendingPathComponent("key.pem")
+        if let identity = read(certificate: certificate, key: key) { return identity }
+        try create(certificate: certificate, key: key, in: folder)
+        guard let identity = read(certificate: certificate, key: key) else {
+            throw ShareError(.ioError, "AirDrop: \(certificate.path): not a certificate")
+        }
+        return identity
+    }
+
+    private static func read(certificate: URL, key: URL) -> NearbyIdentity? {
+        guard FileManager.default.fileExists(atPath: key.path),
+            let pem = try? String(contentsOf: certificate, encoding: .utf8),
+            let fingerprint = Fingerprint.of(pem: pem)
+        else { return nil }
+        return NearbyIdentity(certificate: certificate, key: key, fingerprint: fingerprint)
+    }
+
+    /// Makes a 10-year RSA certificate the way the LocalSend app does, in a private temporary
+    /// folder beside the final one, then moves key and certificate into place (key first: a
+    /// certificate without its key is never visible).
+    private static func create(certificate: URL, key: URL, in folder: URL) throws {
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let scratch = folder.appendingPathComponent(".new-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let newKey = scratch.appendingPathComponent("key.pem")
+        let newCertificate = scratch.appendingPathComponent("certificate.pem")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-sha256", "-nodes", "-days", "3650",
+            "-subj", "/CN=LocalSend User", "-keyout", newKey.path, "-out", newCertificate.path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw ShareError(.unavailable, "AirDrop: cannot make a device certificate: the openssl command is missing")
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ShareError(.ioError, "AirDrop: cannot make a device certificate (openssl exited \(process.terminationStatus))")
+        }
+        chmod(newKey.path, 0o600)
+        chmod(newCertificate.path, 0o644)
+        guard rename(newKey.path, key.path) == 0, rename(newCertificate.path, certificate.path) == 0 else {
+            throw ShareError(.ioError, "AirDrop: \(folder.path): cannot store the device certificate: \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// Who we say we are, and how discovery and sending behave, from configuration and the
+/// environment.
+public struct NearbySettings: Sendable {
+    /// The name peers see.
+    public var alias: String
+    /// The device type we announce.
+    public var deviceType: String = "desktop"
+    /// The model we announce.
+    public var deviceModel: String = "Linux"
+    /// False when discovery is switched off (`[nearby] enabled=false`, `SHARESHEET_NEARBY=off`):
+    /// only typed addresses work then.
+    public var discoveryEnabled: Bool = true
+    /// True to also ask every address of the local subnets (the legacy HTTP scan); off unless
+    /// asked for, since it sends a request to every host of the subnet.
+    public var subnetScan: Bool = false
+    /// How long a device named by alias or fingerprint is looked for before giving up (seconds).
+    public var discoveryTimeout: Double = 10
+    /// The TCP port our own server listens on.
+    public var port: UInt16 = LocalSend.defaultPort
+    /// The UDP port discovery uses.
+    public var multicastPort: UInt16 = LocalSend.defaultPort
+    /// How many files are uploaded at once.
+    public var parallelUploads: Int = 3
+
+    /// Settings from `[nearby]` in the configuration and the environment.
+    public init(configuration: Configuration = .empty, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        var hostname = [CChar](repeating: 0, count: 256)
+        gethostname(&hostname, hostname.count - 1)
+        let host = String(decoding: hostname.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        alias = configuration.string("alias", in: "nearby") ?? (host.isEmpty ? "Linux" : host)
+        if let type = configuration.string("device-type", in: "nearby") { deviceType = type }
+        if configuration.bool("enabled", in: "nearby") == false { discoveryEnabled = false }
+        if let value = environment["SHARESHEET_NEARBY"]?.lowercased(), ["off", "0", "false", "no"].contains(value) {
+            discoveryEnabled = false
+        }
+        if configuration.bool("subnet-scan", in: "nearby") == true { subnetScan = true }
+        if let seconds = configuration.string("discovery-timeout", in: "nearby").flatMap(Double.init), seconds > 0 {
+            discoveryTimeout = seconds
+        }
+        if let value = configuration.integer("port", in: "nearby"), let port = UInt16(exactly: value) { self.port = port }
+        if let value = configuration.integer("multicast-port", in: "nearby"), let port = UInt16(exactly: value) {
+            multicastPort = port
+        }
+        if let value = configuration.integer("parallel-uploads", in: "nearby"), (1...16).contains(value) {
+            parallelUploads = value
+        }
+    }
+
+    /// What we announce with this identity.
+    public func deviceInfo(fingerprint: String, port: UInt16? = nil, announce: Bool? = nil, download: Bool = false) -> DeviceInfo {
+        DeviceInfo(
+            alias: alias, deviceModel: deviceModel, deviceType: deviceType, fingerprint: fingerprint,
+            port: port ?? self.port, protocol: "https", download: download, announce: announce)
+    }
+}

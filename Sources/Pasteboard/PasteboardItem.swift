@@ -1,0 +1,139 @@
+import Foundation
+import ShareSheet
+import UniformTypes
+
+/// One thing on the pasteboard, in several representations (the same text as `text/plain` and
+/// `UTF8_STRING`, an image as `image/jpeg` and `image/png`), best first.
+///
+/// Types are MIME types, the names X11 and Wayland clipboards use; `UTType` converts.
+public struct PasteboardItem: Sendable, Equatable {
+    /// One representation: a MIME type and the bytes.
+    public struct Representation: Sendable, Equatable {
+        /// The MIME type (`text/plain;charset=utf-8`, `image/png`).
+        public var type: String
+        /// The bytes.
+        public var data: Data
+
+        /// Makes a representation.
+        public init(type: String, data: Data) {
+            self.type = type
+            self.data = data
+        }
+    }
+
+    /// The representations, best first; each type at most once.
+    public private(set) var representations: [Representation]
+
+    /// Makes an item from representations; later ones with a type already given are dropped.
+    public init(representations: [Representation]) {
+        var seen = Set<String>()
+        self.representations = representations.filter { seen.insert($0.type).inserted }
+    }
+
+    /// The types offered, best first.
+    public var types: [String] { representations.map(\.type) }
+
+    /// The bytes of a type, if offered.
+    public func data(forType type: String) -> Data? {
+        representations.first { $0.type == type }?.data
+    }
+
+    // MARK: Making items
+
+    /// The MIME type of UTF-8 text.
+    public static let utf8Text = "text/plain;charset=utf-8"
+    /// The MIME type of plain text.
+    public static let plainText = "text/plain"
+    /// The MIME type of a URL list (RFC 2483).
+    public static let uriList = "text/uri-list"
+    /// The MIME type of PNG images.
+    public static let png = "image/png"
+    /// The MIME type of JSON.
+    public static let json = "application/json"
+    /// GTK's color type: red, green, blue, alpha as native-endian 16-bit numbers.
+    public static let color = "application/x-color"
+    /// GNOME's and KDE's "these files were copied" list, which file managers paste as files.
+    public static let copiedFiles = "x-special/gnome-copied-files"
+
+    /// Text: `text/plain;charset=utf-8` and `text/plain`.
+    public init(string: String) {
+        let data = Data(string.utf8)
+        self.init(representations: [.init(type: Self.utf8Text, data: data), .init(type: Self.plainText, data: data)])
+    }
+
+    /// A URL: `text/uri-list` and the text (a local file's path); an image file adds its image
+    /// representations, and any local file the file managers' copied-files list.
+    /// - Throws: `ShareError(.noInput)` when an image file cannot be read.
+    public init(url: URL) throws {
+        let uriList = Data((url.absoluteString + "\r\n").utf8)
+        let text = url.isFileURL ? url.path : url.absoluteString
+        var representations: [Representation] = []
+        if url.isFileURL, UTType.type(ofFileAt: url).conforms(to: .image) {
+            let image = Image(contentsOfFile: url.path)
+            if let image { representations += try Self.imageRepresentations(image) }
+        }
+        representations.append(.init(type: Self.uriList, data: uriList))
+        if url.isFileURL {
+            representations.append(.init(type: Self.copiedFiles, data: Data("copy\n\(url.absoluteString)".utf8)))
+        }
+        representations.append(.init(type: Self.utf8Text, data: Data(text.utf8)))
+        representations.append(.init(type: Self.plainText, data: Data(text.utf8)))
+        self.init(representations: representations)
+    }
+
+    /// An image: its own encoding, and PNG (converted with gdk-pixbuf when it is not PNG).
+    /// - Throws: `ShareError(.badData)` when the image cannot be decoded for PNG.
+    public init(image: Image) throws {
+        self.init(representations: try Self.imageRepresentations(image))
+    }
+
+    /// A color: GTK's `application/x-color` and `#RRGGBB` text.
+    public init(color: Color) {
+        func component(_ value: Double) -> UInt16 { UInt16((min(max(value, 0), 1) * 65535).rounded()) }
+        var bytes = Data()
+        for value in [color.red, color.green, color.blue, color.alpha] {
+            withUnsafeBytes(of: component(value)) { bytes.append(contentsOf: $0) }
+        }
+        let text = Data(color.hexString.utf8)
+        self.init(representations: [
+            .init(type: Self.color, data: bytes), .init(type: Self.utf8Text, data: text),
+            .init(type: Self.plainText, data: text),
+        ])
+    }
+
+    /// A dictionary: `application/json` (keys sorted), and the same JSON as text.
+    /// - Throws: `ShareError(.badData)` when a value cannot be written as JSON.
+    public init(dictionary: [String: Any]) throws {
+        guard JSONSerialization.isValidJSONObject(dictionary),
+            let json = try? JSONSerialization.data(withJSONObject: dictionary, options: [.sortedKeys, .prettyPrinted])
+        else { throw ShareError(.badData, "dictionary: not representable as JSON") }
+        self.init(representations: [
+            .init(type: Self.json, data: json), .init(type: Self.utf8Text, data: json),
+            .init(type: Self.plainText, data: json),
+        ])
+    }
+
+    /// Any item Copy accepts: text, a URL, an `Image`, a `Color`, a dictionary.
+    /// - Throws: `ShareError(.badData)` for anything else.
+    public init(_ item: Any) throws {
+        switch item {
+        case let string as String: self.init(string: string)
+        case let substring as Substring: self.init(string: String(substring))
+        case let url as URL: try self.init(url: url)
+        case let image as Image: try self.init(image: image)
+        case let color as Color: self.init(color: color)
+        case let dictionary as [String: Any]: try self.init(dictionary: dictionary)
+        default: throw ShareError(.badData, "\(ItemKind.of(item)): cannot be copied")
+        }
+    }
+
+    static func imageRepresentations(_ image: Image) throws -> [Representation] {
+        guard let data = image.encodedData, !data.isEmpty else {
+            throw ShareError(.noInput, "\(image.fileURL?.path ?? "image"): cannot read the image")
+        }
+        let own = image.type.preferredMIMEType ?? UTType.type(ofData: data).preferredMIMEType ?? "application/octet-stream"
+        if own == png { return [.init(type: png, data: data)] }
+        let converted = try ImageConverter.png(from: data, label: image.fileURL?.path ?? "image")
+        return [.init(type: own, data: data), .init(type: png, data: converted)]
+    }
+}

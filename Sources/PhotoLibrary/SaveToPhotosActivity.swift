@@ -1,0 +1,82 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+
+/// Save to Photos (`.saveToCameraRoll`): copies images into the Pictures folder and videos into
+/// the Videos folder, byte for byte. `returnedItems` holds the saved files.
+///
+/// Every item is checked before anything is copied, so a text file among photos fails the share
+/// (exit 65) with nothing saved. A failure or cancellation part-way removes the files this share
+/// already saved, and the file being copied never appears.
+public final class SaveToPhotosActivity: BuiltInActivity {
+    private let library: PhotoLibrary?
+    private var sources: [PhotoSource] = []
+    private var preparationError: ShareError?
+    private var work: Task<Void, Never>?
+
+    /// Makes the activity; it saves into `library`, or into the user's library (with the
+    /// configured subfolder) when nil.
+    public init(
+        descriptor: BuiltInActivityDescriptor = BuiltInActivityDescriptor.catalog.first { $0.type == .saveToCameraRoll }!,
+        library: PhotoLibrary? = nil
+    ) {
+        self.library = library
+        super.init(descriptor: descriptor)
+    }
+
+    public override func prepare(withActivityItems activityItems: [Any]) {
+        do {
+            sources = try activityItems.map(PhotoSource.init)
+        } catch let error as ShareError {
+            preparationError = error
+        } catch {
+            preparationError = ShareError(.badData, "\(error)")
+        }
+    }
+
+    public override func perform() {
+        if let preparationError { return activityDidFail(preparationError) }
+        let sources = self.sources
+        let library = self.library
+        let progress = self.progress
+        work = Task.detached { [weak self] in
+            let outcome = Result { try Self.save(sources, into: library, progress: progress) }
+            await self?.finish(outcome)
+        }
+    }
+
+    public override func cancel() {
+        work?.cancel()
+    }
+
+    private func finish(_ outcome: Result<[URL], any Error>) {
+        switch outcome {
+        case .success(let saved):
+            returnedItems = saved
+            activityDidFinish(true)
+        case .failure(let error):
+            activityDidFail(error)
+        }
+    }
+
+    /// Checks every item, then saves them in order; on any failure removes what it saved.
+    private nonisolated static func save(_ sources: [PhotoSource], into given: PhotoLibrary?, progress: Progress) throws -> [URL] {
+        let library = try given ?? PhotoLibrary.user()
+        let inspections = try sources.map { try $0.inspect() }
+        progress.totalUnitCount = Int64(sources.count)
+        var saved: [URL] = []
+        do {
+            for (source, inspection) in zip(sources, inspections) {
+                let step = Progress(totalUnitCount: -1, parent: progress, pendingUnitCount: 1)
+                let url = try LibraryWriter.save(
+                    source, as: inspection.filename, into: library.folder(for: inspection.kind), progress: step,
+                    isCancelled: { Task.isCancelled })
+                saved.append(url)
+            }
+        } catch {
+            for url in saved { unlink(url.path) }
+            throw error
+        }
+        return saved
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import ShareSheet
+
+/// The built-in Print activity: renders the items to PDF with Cairo and Pango and prints them
+/// through CUPS, following the job until the printer completes or aborts it. With no printer
+/// it saves the PDF into the Documents folder, named after the job (Save as PDF).
+///
+/// Its interface is the print dialog: printer, copies, sides, paper, pages and job name, each
+/// settable from the command line with `--set FIELD=VALUE`.
+public final class PrintActivity: BuiltInActivity {
+    /// The catalog's description of Print.
+    public nonisolated static var printDescriptor: BuiltInActivityDescriptor {
+        BuiltInActivityDescriptor.catalog.first { $0.type == .print }!
+    }
+
+    private let service: PrintService
+    private var items: [Any] = []
+    private let cancellation = Locked<PrintCancellation?>(nil)
+    /// Signalled when the job's thread has cleaned up and ended.
+    private let finished = Locked<DispatchSemaphore?>(nil)
+
+    /// Makes the activity; `service` says where jobs go (the default scheduler, the user's
+    /// Documents folder).
+    public init(descriptor: BuiltInActivityDescriptor = PrintActivity.printDescriptor, service: PrintService = PrintService()) {
+        self.service = service
+        super.init(descriptor: descriptor)
+    }
+
+    public override func prepare(withActivityItems activityItems: [Any]) {
+        items = activityItems
+    }
+
+    private var printInfo: PrintInfo? { items.lazy.compactMap { $0 as? PrintInfo }.first }
+
+    /// The job name: the print info's, else the first file's name, else the subject.
+    private var suggestedJobName: String {
+        if let info = printInfo { return info.jobName }
+        for item in items {
+            switch item {
+            case let url as URL where url.isFileURL: return url.deletingPathExtension().lastPathComponent
+            case let data as DataItem: return (data.filename as NSString).deletingPathExtension
+            case let image as Image where image.fileURL != nil: return image.fileURL!.deletingPathExtension().lastPathComponent
+            default: continue
+            }
+        }
+        if let subject = context.subject, !subject.isEmpty { return subject }
+        return "Print"
+    }
+
+    public override var activityInterface: ActivityInterface? {
+        let duplex = printInfo?.duplex ?? PrintInfo.Duplex.none
+        let sides = ChoiceOptions([
+            .init(id: "one-sided", title: "One-sided"),
+            .init(id: "two-sided-long-edge", title: "Two-sided, long edge"),
+            .init(id: "two-sided-short-edge", title: "Two-sided, short edge"),
+        ])
+        let fields = [
+            InterfaceField(
+                id: "printer", label: "Printer", kind: .text,
+                help: "a CUPS queue; empty for the default printer, or Save as PDF when there is none"),
+            InterfaceField(id: "copies", label: "Copies", kind: .integer(1...999), defaultValue: .integer(1)),
+            InterfaceField(id: "sides", label: "Sides", kind: .choice(sides), defaultValue: .choice(PrintOptions.sides(duplex))),
+            InterfaceField(
+                id: "media", label: "Paper", kind: .text, defaultValue: .text("a4"),
+                help: "a4, letter, legal, a3, a5, tabloid, or a PWG name like iso_a4_210x297mm"),
+            InterfaceField(id: "pages", label: "Pages", kind: .text, help: "all when empty; or like 1-3,5"),
+            InterfaceField(id: "job", label: "Job name", kind: .text, defaultValue: .text(suggestedJobName)),
+        ]
+        return ActivityInterface(
+            title: "Print", fields: fields, submitTitle: "Print",
+            validate: { values in
+                var problems: [String: String] = [:]
+                if let media = values["media"]?.text, !media.isEmpty, PaperSize(named: media) == nil {
+                    problems["media"] = "unknown paper \(media) (use " + PaperSize.aliasNames.joined(separator: ", ") + " or a PWG name)"
+                }
+                if let pages = values["pages"]?.text, !pages.isEmpty, PageRanges(pages) == nil {
+                    problems["pages"] = "not a page list: \(pages) (like 1-3,5)"
+                }
+                return problems
+            },
+            onSubmit: { [weak self] values in self?.start(with: values) })
+    }
+
+    /// Prints with the values of the interface.
+    private func start(with values: InterfaceValues) {
+        var options = PrintOptions()
+        if let printer = values["printer"]?.text, !printer.isEmpty { options.printer = printer }
+        if case .integer(let copies)? = values["copies"] { options.copies = copies }
+        switch values["sides"]?.text {
+        case "two-sided-long-edge": options.duplex = .longEdge
+        case "two-sided-short-edge": options.duplex = .shortEdge
+        case "one-sided": options.duplex = PrintInfo.Duplex.none
+        default: break
+        }
+        if let media = values["media"]?.text, let paper = PaperSize(named: media) { options.paper = paper }
+        if let pages = values["pages"]?.text, !pages.isEmpty { options.pageRanges = PageRanges(pages) }
+        let info = printInfo ?? PrintInfo()
+        if let job = values["job"]?.text, !job.isEmpty { info.jobName = job } else { info.jobName = suggestedJobName }
+
+        let token = PrintCancellation()
+        cancellation.withLock { $0 = token }
+        let ended = DispatchSemaphore(value: 0)
+        finished.withLock { $0 = ended }
+        let work = HandedOver((items: items, info: info, options: options, service: service, progress: progress))
+        let thread = Thread { [weak self] in
+            defer { ended.signal() }
+            let job = work.value
+            do {
+                // Save as PDF keeps only the chosen pages; a printer gets them as page-ranges.
+                let saving = try job.service.destination(for: job.options) == nil
+                let renderer = try PrintJobRenderer(
+                    items: job.items, info: job.info, paper: job.options.paper,
+                    pageSelection: saving ? job.options.pageRanges : nil, isCancelled: { token.isCancelled })
+                let outcome = try job.service.run(
+                    renderer, options: job.options, progress: job.progress, cancellation: token)
+                let returned: [Any]
+                switch outcome {
+                case .printed(let printer, let id): returned = ["\(printer)-\(id)"]
+                case .saved(let urls): returned = urls
+                }
+                let result = HandedOver(returned)
+                Task { @MainActor in
+                    self?.returnedItems = result.value
+                    self?.activityDidFinish(true)
+                }
+            } catch is CancellationError {
+                self?.activityDidFinish(false)
+            } catch let error as ShareError {
+                self?.activityDidFail(error)
+            } catch {
+                self?.activityDidFail(ShareError(.ioError, "print: \(error)"))
+            }
+        }
+        thread.name = "print job"
+        thread.start()
+    }
+
+    /// Stops the job: rendering stops at the next page, a job at the printer is cancelled
+    /// there, and the call waits (a few seconds at most) until the temporary files are gone, so
+    /// a command that exits right after leaves nothing behind.
+    public override func cancel() {
+        cancellation.withLock { $0 }?.cancel()
+        _ = finished.withLock { $0 }?.wait(timeout: .now() + 5)
+    }
+}

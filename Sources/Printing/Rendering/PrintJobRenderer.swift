@@ -1,0 +1,186 @@
+import Foundation
+import ShareSheet
+
+/// One document of a print job: a PDF file, in job order.
+public struct PrintDocument: Sendable {
+    /// The PDF on disk (in the job's temporary folder until it is saved or sent).
+    public let url: URL
+    /// What the document was made from ("report.txt", "photo.jpg + 2 more").
+    public let name: String
+    /// Its pages, when known (always for rendered documents).
+    public let pageCount: Int?
+    /// True for a PDF item passed through byte for byte.
+    public let isPassThrough: Bool
+}
+
+/// Renders printable items into PDF documents: consecutive items that need drawing become one
+/// PDF; each PDF item stays its own document, unchanged.
+///
+/// Every item is checked before anything is drawn, so a bad item fails the job before a page
+/// is rendered or a printer is contacted. The page count is known before the first page is
+/// drawn (`plan`).
+public final class PrintJobRenderer {
+    /// The job's options.
+    public let info: PrintInfo
+    /// The paper every rendered page uses (turned for landscape jobs; images choose their own
+    /// orientation).
+    public let paper: PaperSize
+    /// Pages to keep (1-based over the rendered pages); nil keeps all.
+    public let pageSelection: PageRanges?
+
+    private let items: [PrintableItem]
+    private let folder: URL
+
+    /// Checks `items` and lays them out for `paper`, so the page count is known.
+    /// - Parameter isCancelled: checked between items and between chunks of a long text.
+    /// - Throws: `ShareError` naming the first item that cannot be printed; `CancellationError`.
+    public init(
+        items: [Any], info: PrintInfo? = nil, paper: PaperSize = .a4, pageSelection: PageRanges? = nil,
+        isCancelled: () -> Bool = { false }
+    ) throws {
+        self.info = info ?? items.lazy.compactMap { $0 as? PrintInfo }.first ?? PrintInfo()
+        self.paper = paper
+        self.pageSelection = pageSelection
+        self.items = try items.compactMap { item in
+            if isCancelled() { throw CancellationError() }
+            return try PrintableItem.make(from: item)
+        }
+        guard !self.items.isEmpty else { throw ShareError(.badData, "print: nothing printable among the items") }
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sharesheet-print-\(UUID().uuidString)")
+        for case .renderer(let renderer, let label) in self.items {
+            if try Self.layOut(renderer, paper: paper.size(for: self.info.orientation), isCancelled: isCancelled) == 0 {
+                throw ShareError(.badData, "\(label): it has no pages to print")
+            }
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// Pages per item, in order (nil for a PDF whose pages could not be counted).
+    public var pageCounts: [Int?] {
+        items.map { item in
+            switch item {
+            case .pdf(_, _, let count): return count
+            case .image: return 1
+            case .renderer(let renderer, _): return renderer.numberOfPages
+            }
+        }
+    }
+
+    /// The pages that will be drawn (selection applied; pass-through PDFs not counted).
+    public var renderedPageCount: Int {
+        var number = 0
+        var kept = 0
+        for (item, count) in zip(items, pageCounts) {
+            if case .pdf = item { continue }
+            for _ in 0..<(count ?? 0) {
+                number += 1
+                if pageSelection?.contains(number) ?? true { kept += 1 }
+            }
+        }
+        return kept
+    }
+
+    /// The job's name, made safe for a file name.
+    public var jobName: String { info.jobName }
+
+    /// Renders every document.
+    /// - Parameters:
+    ///   - onPage: called after each page is drawn, with the pages drawn so far.
+    ///   - isCancelled: checked between pages; when it turns true rendering stops with
+    ///     `CancellationError` and the temporary files are removed.
+    public func render(onPage: (Int) -> Void = { _ in }, isCancelled: () -> Bool = { false }) throws -> [PrintDocument] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var documents: [PrintDocument] = []
+        var pending: [PrintableItem] = []
+        var drawn = 0
+        var pageNumber = 0
+
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            let url = folder.appendingPathComponent("document-\(documents.count + 1).pdf")
+            let writer = try CairoPDFWriter(path: url.path)
+            for item in pending {
+                switch item {
+                case .image(let image, _):
+                    pageNumber += 1
+                    guard pageSelection?.contains(pageNumber) ?? true else { continue }
+                    if isCancelled() { throw CancellationError() }
+                    let size = image.width > image.height ? CGSize(width: paper.size.height, height: paper.size.width) : paper.size
+                    writer.beginPage(size: size)
+                    image.draw(cr: writer.cr, fittingIn: CGRect(origin: .zero, size: size).insetBy(dx: 18, dy: 18))
+                    try writer.endPage()
+                    drawn += 1
+                    onPage(drawn)
+                case .renderer(let renderer, _):
+                    let count = renderer.numberOfPages
+                    renderer.prepare(forDrawingPages: 0..<count)
+                    for index in 0..<count {
+                        pageNumber += 1
+                        guard pageSelection?.contains(pageNumber) ?? true else { continue }
+                        if isCancelled() { throw CancellationError() }
+                        writer.beginPage(size: renderer.paperRect.size)
+                        renderer.currentContext = CairoPrintContext(cr: writer.cr, paperRect: renderer.paperRect)
+                        renderer.drawPage(at: index, in: renderer.printableRect)
+                        renderer.currentContext = nil
+                        try writer.endPage()
+                        drawn += 1
+                        onPage(drawn)
+                    }
+                case .pdf:
+                    break
+                }
+            }
+            let pages = writer.pageCount
+            try writer.finish()
+            if pages > 0 {
+                documents.append(
+                    PrintDocument(url: url, name: Self.name(of: pending), pageCount: pages, isPassThrough: false))
+            } else {
+                try? FileManager.default.removeItem(at: url)
+            }
+            pending = []
+        }
+
+        do {
+            for item in items {
+                if case .pdf(let data, let label, let count) = item {
+                    try flush()
+                    if isCancelled() { throw CancellationError() }
+                    let url = folder.appendingPathComponent("document-\(documents.count + 1).pdf")
+                    try data.write(to: url)
+                    documents.append(PrintDocument(url: url, name: label, pageCount: count, isPassThrough: true))
+                } else {
+                    pending.append(item)
+                }
+            }
+            try flush()
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            if let failure = error as? PrintFailure { throw ShareError(.ioError, "print: \(failure)") }
+            throw error
+        }
+        if documents.isEmpty { throw ShareError(.badData, "print: the page selection leaves no page to print") }
+        return documents
+    }
+
+    /// Removes the rendered documents.
+    public func removeDocuments() { try? FileManager.default.removeItem(at: folder) }
+
+    private static func name(of items: [PrintableItem]) -> String {
+        guard let first = items.first else { return "document" }
+        return items.count == 1 ? first.label : "\(first.label) + \(items.count - 1) more"
+    }
+
+    /// Gives `renderer` its paper and lays its formatters out; returns its page count.
+    @discardableResult
+    static func layOut(_ renderer: PrintPageRenderer, paper: CGSize, isCancelled: () -> Bool) throws -> Int {
+        renderer.paperRect = CGRect(origin: .zero, size: paper)
+        renderer.printableRect = renderer.paperRect.insetBy(dx: 18, dy: 18)
+        for formatter in renderer.printFormatters ?? [] {
+            formatter.printPageRenderer = renderer
+            try formatter.layOut(for: renderer, isCancelled: isCancelled)
+        }
+        return renderer.numberOfPages
+    }
+}

@@ -1,0 +1,131 @@
+import Contacts
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+
+/// `share contacts list|show`: the contacts folder that `share --activity contact` sets photos
+/// in (`[contacts] folder=` in the configuration, else `$XDG_DATA_HOME/contacts/default`).
+enum ContactsCommand: ShareSubcommand {
+    static let name = "contacts"
+    static let usage = [
+        "share contacts list [--json]                         the contacts and photos",
+        "share contacts show [--json] NAME|EMAIL|UID          one contact's card",
+    ]
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
+        guard let action = arguments.first else {
+            throw ShareError(.usage, "share: contacts: give an action: list or show")
+        }
+        var json = false
+        var operands: [String] = []
+        var optionsEnded = false
+        for argument in arguments.dropFirst() {
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                operands.append(argument)
+            } else if argument == "--" {
+                optionsEnded = true
+            } else if argument == "--json" {
+                json = true
+            } else {
+                throw ShareError(.usage, "share: contacts \(action): unknown option '\(argument)'")
+            }
+        }
+        let directories = XDGDirectories(environment: context.environment)
+        let book = try ContactBook.configured(directories: directories)
+        let listing = try await Task.detached { try book.load() }.value
+        for skipped in listing.skipped {
+            context.standardError.write("share: warning: \(skipped.description)\n")
+        }
+        switch action {
+        case "list":
+            if let extra = operands.first {
+                throw ShareError(.usage, "share: contacts list: unexpected argument '\(extra)'")
+            }
+            if json {
+                context.standardOutput.write(JSONValue.array(listing.contacts.map(object)).encoded + "\n")
+            } else {
+                context.standardOutput.write(table(listing.contacts))
+            }
+            return .success
+        case "show":
+            guard operands.count == 1, let query = operands.first, !query.isEmpty else {
+                throw ShareError(.usage, "share: contacts show: give one name, e-mail address or UID")
+            }
+            switch ContactBook.match(query, in: listing.contacts) {
+            case .one(let contact):
+                context.standardOutput.write(json ? object(contact).encoded + "\n" : details(contact))
+                return .success
+            case .several(let matches):
+                throw ShareError(.usage, "share: contacts show: " + ContactBook.ambiguity(query, matches))
+            case .none:
+                throw ShareError(.noInput, "share: contacts show: no contact matches “\(query)” in \(book.folder.path)")
+            }
+        default:
+            throw ShareError(.usage, "share: contacts: unknown action '\(action)' (list, show)")
+        }
+    }
+
+    /// One line per contact: name, first e-mail address, photo, file name.
+    private static func table(_ contacts: [Contact]) -> String {
+        let rows = contacts.map { contact in
+            [contact.displayName, contact.emailAddresses.first ?? "-", photoSummary(contact.photo), contact.fileURL.lastPathComponent]
+        }
+        guard !rows.isEmpty else { return "" }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            (0..<3).map { row[$0].padding(widths[$0]) }.joined(separator: "  ") + "  " + row[3] + "\n"
+        }.joined()
+    }
+
+    /// Every field this command knows, one per line.
+    private static func details(_ contact: Contact) -> String {
+        var text = "Name: \(contact.displayName)\n"
+        for address in contact.emailAddresses { text += "E-mail: \(address)\n" }
+        if let uid = contact.uid { text += "UID: \(uid)\n" }
+        text += "vCard: \(contact.version.rawValue)\n"
+        text += "File: \(contact.fileURL.path)\n"
+        text += "Photo: \(photoSummary(contact.photo))\n"
+        return text
+    }
+
+    /// "JPEG 720×540, 48213 bytes", "link https://…", or "-".
+    private static func photoSummary(_ photo: ContactPhoto?) -> String {
+        switch photo {
+        case nil: return "-"
+        case .link(let link): return "link \(link)"
+        case .unreadable: return "unreadable"
+        case .embedded(let data, _):
+            let info = photoInfo(data)
+            return "\(info.format) \(info.width)×\(info.height), \(data.count) bytes"
+        }
+    }
+
+    private static func photoInfo(_ data: Data) -> (format: String, width: Int, height: Int) {
+        guard let image = Image(data: data) else { return ("data", 0, 0) }
+        let format = image.type.preferredFilenameExtension?.uppercased() ?? image.type.identifier
+        return (format == "JPG" ? "JPEG" : format, Int(image.size.width), Int(image.size.height))
+    }
+
+    private static func object(_ contact: Contact) -> JSONValue {
+        var photo = JSONValue.null
+        switch contact.photo {
+        case nil: break
+        case .link(let link): photo = .object([("link", .string(link))])
+        case .unreadable: photo = .object([("unreadable", .bool(true))])
+        case .embedded(let data, _):
+            let info = photoInfo(data)
+            photo = .object([
+                ("format", .string(info.format)), ("width", .number(info.width)), ("height", .number(info.height)),
+                ("bytes", .number(data.count)),
+            ])
+        }
+        return .object([
+            ("name", .string(contact.displayName)),
+            ("emails", .array(contact.emailAddresses.map(JSONValue.string))),
+            ("uid", contact.uid.map(JSONValue.string) ?? .null),
+            ("version", .string(contact.version.rawValue)),
+            ("file", .string(contact.fileURL.path)),
+            ("photo", photo),
+        ])
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Mail
+import ShareSheet
+import ShareSheetSystem
+
+/// `share outbox list|show|flush|retry|remove`: the mail outbox (a Maildir under
+/// `$XDG_DATA_HOME/sharesheet/Outbox`) and the Messages outbox that Mail and Message queue into.
+enum OutboxCommand: ShareSubcommand {
+    static let name = "outbox"
+    static let usage = [
+        "share outbox list                                    queued mail and text messages",
+        "share outbox show ID                                 a queued message's headers (mail) or text",
+        "share outbox flush [--set smtp=URL]                  send every queued message once; failures stay queued",
+        "share outbox retry ID                                queue an interrupted send again",
+        "share outbox remove ID                               delete a queued message",
+    ]
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
+        guard let action = arguments.first else {
+            throw ShareError(.usage, "share: outbox: give an action: list, show, flush, retry or remove")
+        }
+        let directories = XDGDirectories(environment: context.environment)
+        let mailOutbox = MailOutbox(directories: directories)
+        let messageOutbox = MessageOutbox(directories: directories)
+        var rest = Array(arguments.dropFirst())
+        var overrides: [String: String] = [:]
+        while let index = rest.firstIndex(where: { $0 == "--set" || $0.hasPrefix("--set=") }) {
+            let value: String
+            if rest[index] == "--set" {
+                guard index + 1 < rest.count else { throw ShareError(.usage, "share: --set needs FIELD=VALUE") }
+                value = rest[index + 1]
+                rest.removeSubrange(index...(index + 1))
+            } else {
+                value = String(rest[index].dropFirst("--set=".count))
+                rest.remove(at: index)
+            }
+            guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+                throw ShareError(.usage, "share: --set needs FIELD=VALUE, got '\(value)'")
+            }
+            overrides[String(value[..<equals])] = String(value[value.index(after: equals)...])
+        }
+        switch action {
+        case "list":
+            guard rest.isEmpty else { throw ShareError(.usage, "share: outbox list takes no operands") }
+            var text = ""
+            for entry in mailOutbox.entries() {
+                let subject = entry.subject.isEmpty ? "(no subject)" : entry.subject
+                text += "\(entry.id)  mail  \(entry.state.rawValue)  \(entry.recipients.joined(separator: ", "))  \(subject)\n"
+            }
+            for entry in messageOutbox.entries() {
+                let preview = entry.message.body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+                text += "\(entry.id)  sms  queued  \(entry.message.recipients.joined(separator: ", "))  \(preview)\n"
+            }
+            context.standardOutput.write(text)
+            return .success
+        case "show":
+            let id = try single(rest, action: action)
+            if let entry = messageOutbox.entries().first(where: { $0.id == id }) {
+                context.standardOutput.write(
+                    "To: \(entry.message.recipients.joined(separator: ", "))\n\n\(entry.message.body)\n"
+                        + entry.message.attachments.map { "Attachment: \($0.path)\n" }.joined())
+                return .success
+            }
+            let entry = try mailOutbox.entry(id)
+            let handle = try FileHandle(forReadingFrom: entry.url)
+            defer { try? handle.close() }
+            var header = Data()
+            while header.firstRange(of: Data("\n\n".utf8)) == nil, let chunk = try handle.read(upToCount: 16384), !chunk.isEmpty {
+                header.append(chunk)
+            }
+            if let end = header.firstRange(of: Data("\n\n".utf8)) { header = header.prefix(end.lowerBound + 1) }
+            context.standardOutput.write(
+                "Id: \(entry.id)\nState: \(entry.state.rawValue)\nFile: \(entry.url.path)\nSize: \(entry.size) bytes\n\n"
+                    + String(decoding: header, as: UTF8.self))
+            return .success
+        case "flush":
+            guard rest.isEmpty else { throw ShareError(.usage, "share: outbox flush takes no operands") }
+            let configuration = try Configuration.load(from: directories)
+            let messageOutcomes = try await background {
+                MessageDelivery(settings: try MessageSettings(configuration: configuration, directories: directories)).flush()
+            }
+            var failures: [ShareError] = []
+            for outcome in messageOutcomes {
+                if let error = outcome.error {
+                    failures.append(error)
+                    context.standardError.write("share: outbox: kept \(outcome.id): \(error.message)\n")
+                } else {
+                    context.standardOutput.write("sent \(outcome.id)\n")
+                }
+            }
+            let queuedMail = mailOutbox.entries().filter { $0.state == .queued }
+            if !queuedMail.isEmpty {
+                let settings = try MailSettings(
+                    configuration: configuration, overrides: overrides, environment: context.environment,
+                    directories: directories)
+                let outcomes = try await background { MailDelivery(settings: settings).flush() }
+                for outcome in outcomes {
+                    if let error = outcome.error {
+                        failures.append(error)
+                        context.standardError.write("share: outbox: kept \(outcome.id): \(error.message)\n")
+                    } else {
+                        context.standardOutput.write("sent \(outcome.id)\n")
+                    }
+                }
+            }
+            guard let worst = failures.first else { return .success }
+            let kind = failures.allSatisfy { $0.kind == .temporaryFailure } ? ShareError.Kind.temporaryFailure : worst.kind
+            return Termination(
+                status: kind.rawValue, message: "outbox: \(failures.count) message(s) kept in the outbox")
+        case "retry":
+            try mailOutbox.retry(try single(rest, action: action))
+            return .success
+        case "remove":
+            let id = try single(rest, action: action)
+            if messageOutbox.entries().contains(where: { $0.id == id }) {
+                try messageOutbox.remove(id)
+            } else {
+                try mailOutbox.remove(id)
+            }
+            return .success
+        default:
+            throw ShareError(.usage, "share: outbox: unknown action '\(action)' (list, show, flush, retry or remove)")
+        }
+    }
+
+    private static func single(_ operands: [String], action: String) throws -> String {
+        guard operands.count == 1 else { throw ShareError(.usage, "share: outbox \(action) needs one ID (see share outbox list)") }
+        return operands[0]
+    }
+
+    /// Runs blocking work (network, disk) off the main actor.
+    private static func background<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await Task.detached(operation: work).value
+    }
+}

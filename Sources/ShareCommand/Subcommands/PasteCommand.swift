@@ -1,0 +1,74 @@
+import Foundation
+import Pasteboard
+import ShareSheet
+import ShareSheetTerminal
+import UniformTypes
+
+/// `share paste [--type TYPE] [--types]`: prints what Copy put on the active pasteboard — the
+/// Wayland or X11 clipboard when there is a display, else the file-backed pasteboard.
+enum PasteCommand: ShareSubcommand {
+    static let name = "paste"
+    static let usage = [
+        "share paste [--type TYPE]                            print the pasteboard's text, or its TYPE (MIME type or UTI) as bytes",
+        "share paste --types                                  the types the pasteboard offers, best first",
+    ]
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
+        var requested: String?
+        var listTypes = false
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--types": listTypes = true
+            case "--type":
+                guard let value = rest.popFirst() else { throw ShareError(.usage, "share: paste: --type needs a type") }
+                requested = value
+            case _ where argument.hasPrefix("--type="): requested = String(argument.dropFirst("--type=".count))
+            default: throw ShareError(.usage, "share: paste: unknown argument '\(argument)'")
+            }
+        }
+        let backend = Pasteboard.automaticBackend(environment: context.environment)
+        let offered = try backend.types()
+        guard !offered.isEmpty else { throw ShareError(.noInput, "share: paste: the pasteboard is empty (\(backend.name))") }
+        if listTypes {
+            context.standardOutput.write(offered.map { $0 + "\n" }.joined())
+            return .success
+        }
+        let type: String
+        if let requested {
+            let mime = offered.contains(requested) || requested.contains("/") ? requested : UTType(requested)?.preferredMIMEType ?? requested
+            guard offered.contains(mime) else {
+                throw ShareError(.noInput, "share: paste: the pasteboard has no \(requested); it offers \(offered.joined(separator: ", "))")
+            }
+            type = mime
+        } else {
+            guard let text = Pasteboard.textTypes.first(where: offered.contains) else {
+                throw ShareError(.noInput, "share: paste: the pasteboard holds no text; it offers \(offered.joined(separator: ", ")) (use --type)")
+            }
+            type = text
+        }
+        guard let data = try backend.data(forType: type) else {
+            throw ShareError(.noInput, "share: paste: \(type) is no longer on the pasteboard")
+        }
+        if let output = context.standardOutput as? FileDescriptorOutput {
+            try write(data, to: output.descriptor)
+        } else {
+            context.standardOutput.write(String(decoding: data, as: UTF8.self))
+        }
+        return .success
+    }
+
+    private static func write(_ data: Data, to descriptor: Int32) throws {
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw ShareError(.ioError, "share: paste: cannot write: \(String(cString: strerror(errno)))")
+                }
+                offset += count
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Nearby
+import ShareSheet
+import ShareSheetSystem
+
+/// `share receive`: a LocalSend receiver, so another Linux machine's `share --activity airdrop`
+/// (or a phone running LocalSend) can send files here. Files go into the XDG Download folder.
+enum ReceiveCommand: ShareSubcommand {
+    static let name = "receive"
+    static let usage = [
+        "share receive [--accept-all] [--pin PIN] [--port N] [--once] [--folder DIR]",
+        "                                                     receive files over LocalSend (AirDrop) into Downloads",
+    ]
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
+        var rest = arguments[...]
+        let directories = XDGDirectories(environment: context.environment)
+        var options = NearbyReceiver.Options(folder: directories.userDirectory(.download))
+        var onlyOnce = false
+        while let argument = rest.popFirst() {
+            func value() throws -> String {
+                guard let value = rest.popFirst() else { throw ShareError(.usage, "share: receive: \(argument) needs a value") }
+                return value
+            }
+            switch argument {
+            case "--accept-all": options.acceptAll = true
+            case "--once": onlyOnce = true
+            case "--pin": options.pin = try value()
+            case "--folder": options.folder = URL(fileURLWithPath: try value(), isDirectory: true)
+            case "--port":
+                let text = try value()
+                guard let port = UInt16(text) else { throw ShareError(.usage, "share: receive: --port needs a port number, got '\(text)'") }
+                options.port = port
+            default:
+                throw ShareError(.usage, "share: receive: unknown option '\(argument)' (see share --help)")
+            }
+        }
+        let configuration = try Configuration.load(from: directories)
+        let settings = NearbySettings(configuration: configuration, environment: context.environment)
+        options.announces = settings.discoveryEnabled
+        let identity = try NearbyIdentity.loadOrCreate(in: NearbyIdentity.folder(directories))
+
+        // Without a terminal nobody can be asked: offers are declined unless --accept-all.
+        let canAsk = context.standardInputIsTerminal
+        let once = onlyOnce
+        let output = SendableOutput(context)
+        let ended = AsyncStream<Bool>.makeStream()
+        let receiver = NearbyReceiver(
+            settings: settings, identity: identity, options: options,
+            decide: { offer in
+                guard canAsk else {
+                    output.error("declined \(describe(offer)): no terminal to ask (use --accept-all)\n")
+                    return false
+                }
+                output.error("Accept \(describe(offer))? [y/N] ")
+                let answer = readLine() ?? ""
+                return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+            },
+            onEvent: { event in
+                switch event {
+                case .received(let url, _): output.out(url.path + "\n")
+                case .text(let text, let sender): output.out("\(sender): \(text)\n")
+                case .declined: if once { ended.continuation.yield(false) }
+                case .sessionEnded(let sender, let completed):
+                    output.error(completed ? "received everything from \(sender)\n" : "the transfer from \(sender) did not complete\n")
+                    if once { ended.continuation.yield(completed) }
+                }
+                if once, case .text = event { ended.continuation.yield(true) }
+            })
+        try receiver.start()
+        output.error(
+            "receiving as \"\(settings.alias)\" on port \(receiver.port) (fingerprint \(identity.fingerprint)), "
+                + "into \(options.folder.path)\(settings.discoveryEnabled ? "" : ", discovery off")\n")
+
+        // Ctrl-C or SIGTERM ends it; so does the end of one session with --once.
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { ended.continuation.yield(false) }
+            source.resume()
+            return source
+        }
+        var completed = false
+        for await result in ended.stream {
+            completed = result
+            break
+        }
+        signals.forEach { $0.cancel() }
+        receiver.stop()
+        if once { return completed ? .success : Termination(status: 1, message: nil) }
+        return Termination(status: ShareError.Kind.cancelled.rawValue, message: nil)
+    }
+
+    private nonisolated static func describe(_ offer: NearbyOffer) -> String {
+        if offer.text != nil { return "a message from \(offer.sender.alias) (\(offer.host))" }
+        let bytes = offer.files.reduce(Int64(0)) { $0 + $1.size }
+        let names = offer.files.prefix(3).map(\.name).joined(separator: ", ") + (offer.files.count > 3 ? ", …" : "")
+        return "\(offer.files.count) file(s), \(bytes) bytes, from \(offer.sender.alias) (\(offer.host)): \(names)"
+    }
+}
+
+/// Writes to the command's streams from the receiver's threads.
+private final class SendableOutput: @unchecked Sendable {
+    private let lock = NSLock()
+
+    init(_ context: CommandContext) {}
+
+    func out(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    func error(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

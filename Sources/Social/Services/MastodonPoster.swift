@@ -1,0 +1,63 @@
+import Foundation
+import ShareSheet
+
+/// Mastodon: each attachment through `POST /api/v2/media` (waiting while the server processes
+/// it), then `POST /api/v1/statuses` with an `Idempotency-Key` made from the account, the text
+/// and the files' contents, so sending it again (after a lost answer, or a rerun after exit 75)
+/// returns the first status instead of posting a second one.
+struct MastodonPoster: Poster {
+    func post(_ post: SocialPost, context: PostingContext) async throws -> [URL] {
+        let authorization = ("Authorization", "Bearer \(context.token)")
+        var mediaIDs: [String] = []
+        var fingerprint = Data("\(Digest.sha256Hex(Data(context.token.utf8)))\n\(post.text)\n".utf8)
+        context.progress.totalUnitCount = Int64(post.attachments.count + 1)
+        for attachment in post.attachments {
+            let contents = try attachment.contents()
+            fingerprint.append(Data((Digest.sha256Hex(contents) + "\n").utf8))
+            var form = MultipartBody()
+            form.add(file: "file", filename: attachment.filename, mimeType: attachment.mimeType, contents: contents)
+            let request = HTTPRequest(
+                "POST", context.endpoint("/api/v2/media"),
+                headers: [authorization, ("Content-Type", form.contentType)], body: form.finished())
+            // An upload only makes an unattached file: sending it again is harmless.
+            let response = try await context.session.send(
+                request, what: "uploading \(attachment.filename)", idempotent: true, meaning: { ServiceSession.standardMeaning($0) })
+            guard let id = jsonString(response.json?["id"]) else {
+                throw ShareError(.unavailable, "mastodon: uploading \(attachment.filename): the answer has no media id")
+            }
+            if response.status == 202 { try await waitUntilProcessed(id, context: context, name: attachment.filename) }
+            mediaIDs.append(id)
+            context.progress.completedUnitCount += 1
+        }
+        var body: [String: Any] = ["status": post.text]
+        if !mediaIDs.isEmpty { body["media_ids"] = mediaIDs }
+        if let visibility = context.setting("visibility") { body["visibility"] = visibility }
+        let request = HTTPRequest(
+            "POST", context.endpoint("/api/v1/statuses"),
+            headers: [
+                authorization, ("Content-Type", "application/json"),
+                ("Idempotency-Key", Digest.sha256Hex(fingerprint)),
+            ],
+            body: try JSONSerialization.data(withJSONObject: body))
+        let response = try await context.session.send(
+            request, what: "posting", idempotent: true, meaning: { ServiceSession.standardMeaning($0) })
+        context.progress.completedUnitCount += 1
+        guard let url = response.jsonURL("url", "uri") else {
+            throw ShareError(.unavailable, "mastodon: posting: the answer has no status URL")
+        }
+        return [url]
+    }
+
+    /// `GET /api/v1/media/:id` answers 206 while the file is processed and 200 when it is ready.
+    private func waitUntilProcessed(_ id: String, context: PostingContext, name: String) async throws {
+        for _ in 0..<60 {
+            let request = HTTPRequest(
+                "GET", context.endpoint("/api/v1/media/\(id)"), headers: [("Authorization", "Bearer \(context.token)")])
+            let response = try await context.session.send(
+                request, what: "processing \(name)", idempotent: true, meaning: { ServiceSession.standardMeaning($0) })
+            if response.status == 200, response.json?["url"] is String { return }
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+        }
+        throw ShareError(.temporaryFailure, "mastodon: \(name): the server is still processing it; try again later")
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+
+extension ItemAcceptance {
+    /// Mastodon: text, links, and images, videos and audio as media attachments.
+    public static let mastodon = ItemAcceptance("text, web links, images, videos and audio") { kind in
+        switch kind {
+        case .string, .attributedString, .webURL, .image, .asset: return true
+        case .fileURL(let type), .data(let type, _):
+            return type.conforms(to: .image) || type.conforms(to: .movie) || type.conforms(to: .audio)
+        default: return false
+        }
+    }
+}
+
+extension BuiltInActivityDescriptor {
+    /// Post to Mastodon: ShareSheet's own built-in, in the share row.
+    public static let mastodon = BuiltInActivityDescriptor(
+        type: .postToMastodon, title: "Mastodon", name: "mastodon", category: .share, acceptance: .mastodon)
+}
+
+/// Installs the posting activities: Mastodon is added to the registry, then X, Facebook, Weibo,
+/// Flickr, Vimeo and Mastodon get their backend.
+@MainActor
+public enum SocialActivities {
+    /// Adds Mastodon and installs every service's activity into `registry`.
+    public static func install(into registry: ActivityRegistry) {
+        registry.add(.mastodon)
+        for service in SocialService.allCases {
+            guard let descriptor = registry.descriptor(for: service.activityType) else { continue }
+            registry.install(service.activityType) { SocialActivity(service: service, descriptor: descriptor) }
+        }
+    }
+}
+
+/// Posts the items to a service: the compose interface (text prefilled from the items, the
+/// count against the service's limit, the attachments, the account), then the service's API
+/// or web share page through `SocialComposer`.
+public final class SocialActivity: BuiltInActivity {
+    /// The service posted to.
+    public let service: SocialService
+    private let makeComposer: @Sendable () throws -> SocialComposer
+    private var post = SocialPost(text: "")
+    private var work: Task<Void, Never>?
+
+    /// Makes the activity for `service`; `composer` makes the composer it posts with (the
+    /// user's configuration and accounts by default).
+    public init(
+        service: SocialService, descriptor: BuiltInActivityDescriptor,
+        composer: (@Sendable () throws -> SocialComposer)? = nil
+    ) {
+        self.service = service
+        makeComposer =
+            composer ?? {
+                SocialComposer(service: service, configuration: try Configuration.load())
+            }
+        super.init(descriptor: descriptor)
+    }
+
+    private var composerForChecks: SocialComposer? { try? makeComposer() }
+
+    public override func canPerform(withActivityItems activityItems: [Any]) -> Bool {
+        unavailableReason(forActivityItems: activityItems) == nil
+    }
+
+    public override func unavailableReason(forActivityItems activityItems: [Any]) -> String? {
+        guard super.canPerform(withActivityItems: activityItems) else {
+            // Not super.unavailableReason: it asks canPerform, which is this method again.
+            let kinds = activityItems.map { ItemKind.of($0).description }
+            return "it takes \(descriptor.acceptance.summary), and got \(kinds.joined(separator: ", "))"
+        }
+        guard let composer = composerForChecks else { return nil }  // the error shows when it runs
+        let kinds = activityItems.filter(descriptor.acceptance.accepts(item:)).map(ItemKind.of)
+        let hasAttachments = kinds.contains { kind in
+            switch kind {
+            case .fileURL, .image, .asset, .data: return true
+            default: return false
+            }
+        }
+        if case .unavailable(let reason) = composer.route(hasAttachments: hasAttachments, hasLink: kinds.contains(.webURL)) {
+            return reason
+        }
+        return nil
+    }
+
+    public override func prepare(withActivityItems activityItems: [Any]) {
+        post = SocialPost(items: activityItems)
+        if case .text(let text)? = context.presetValues["text"] { post.text = text }
+    }
+
+    public override var activityInterface: ActivityInterface? {
+        let composer: SocialComposer
+        do {
+            composer = try makeComposer()
+        } catch {
+            activityDidFail(error)
+            return nil
+        }
+        let attachments = post.attachments.map(\.description).joined(separator: ", ")
+        let account: String
+        switch composer.route(for: post) {
+        case .api(let location): account = "posting with the \(service) account in \(location)"
+        case .webPage: account = "no account: opens \(service.displayName)'s share page in the browser"
+        case .unavailable(let reason): account = reason
+        }
+        var lines = [account]
+        if !attachments.isEmpty { lines.append("attachments: \(attachments)") }
+        lines.append("\(composer.count(post.text)) characters as \(service.displayName) counts them")
+        let text = InterfaceField(
+            id: "text", label: "Text", kind: .multilineText, isRequired: post.attachments.isEmpty,
+            defaultValue: .text(post.text), help: Self.countingHelp(service))
+        return ActivityInterface(
+            title: "Post to \(service.displayName)", message: lines.joined(separator: "\n"), fields: [text],
+            submitTitle: "Post",
+            validate: { values in
+                let text = values["text"]?.text ?? ""
+                return composer.problem(withText: text).map { ["text": $0] } ?? [:]
+            },
+            onSubmit: { [weak self] values in
+                self?.send(values["text"]?.text ?? "", with: composer)
+            })
+    }
+
+    /// How the service counts, for the text field's hint.
+    static func countingHelp(_ service: SocialService) -> String {
+        switch service {
+        case .twitter: return "links count 23, emoji and CJK characters 2"
+        case .mastodon: return "links count 23, @user@server mentions as @user"
+        case .weibo: return "CJK characters count 1, two Latin characters 1, a link 10"
+        case .facebook: return "every character counts"
+        case .flickr, .vimeo: return "the first line is the title"
+        }
+    }
+
+    private func send(_ text: String, with composer: SocialComposer) {
+        var post = post
+        post.text = text
+        let progress = progress
+        work = Task.detached { [weak self] in
+            do {
+                let posted = try await composer.post(post, progress: progress)
+                await MainActor.run {
+                    guard let self else { return }
+                    self.returnedItems = posted
+                    self.activityDidFinish(true)
+                }
+            } catch is CancellationError {
+                self?.activityDidFinish(false)
+            } catch {
+                self?.activityDidFail(error)
+            }
+        }
+    }
+
+    public override func cancel() {
+        work?.cancel()
+    }
+}

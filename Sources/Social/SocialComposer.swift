@@ -1,0 +1,161 @@
+import Foundation
+import OpenIn
+import ShareSheet
+import ShareSheetSystem
+
+/// Posts to a service without the sheet: the plain API of SPEC §3 (`SocialComposer`).
+///
+/// With an account (`share accounts add SERVICE`) the post goes through the service's HTTP API
+/// and the result is the address of what was posted. Without one, services with a web share
+/// page (X, Facebook, Weibo, Mastodon) open it in the browser with the text filled in; Flickr
+/// and Vimeo cannot post without an account.
+///
+/// ```swift
+/// let composer = SocialComposer(service: .mastodon)
+/// print(composer.count("Hello https://example.com/a/very/long/link"))  // 29/500
+/// let posted = try await composer.post(SocialPost(text: "Hello"))
+/// ```
+public struct SocialComposer: Sendable {
+    /// How a post would go.
+    public enum Route: Sendable, Equatable {
+        /// Through the service's API with the account kept in `location`.
+        case api(AccountStore.Location)
+        /// Through the service's web share page, opened in the browser.
+        case webPage
+        /// It cannot go, and why.
+        case unavailable(String)
+    }
+
+    /// The service posted to.
+    public let service: SocialService
+    /// The settings (`[mastodon] instance=`, `[SERVICE] api=`, `[social] rate-limit-wait=`).
+    public var configuration: Configuration
+    /// Where the account's token is kept.
+    public var accounts: AccountStore
+    /// Opens a web share page; the desktop's default browser unless replaced.
+    public var openWebPage: @Sendable (URL) throws -> Void
+    /// Replaces the rate-limit wait (for tests); nil sleeps.
+    var sleeper: (@Sendable (Int) async throws -> Void)?
+
+    /// A composer for `service`.
+    /// - Parameters:
+    ///   - configuration: the settings; `Configuration.load()` by default.
+    ///   - accounts: the account store; the user's own by default.
+    ///   - openWebPage: how a web share page is opened; `Workspace.shared.open` by default.
+    public init(
+        service: SocialService, configuration: Configuration? = nil, accounts: AccountStore = AccountStore(),
+        openWebPage: (@Sendable (URL) throws -> Void)? = nil
+    ) {
+        self.service = service
+        self.configuration = configuration ?? ((try? Configuration.load()) ?? .empty)
+        self.accounts = accounts
+        self.openWebPage = openWebPage ?? { url in _ = try Workspace.shared.open(url) }
+    }
+
+    /// Makes the rate-limit wait call `sleeper` instead of sleeping.
+    public func waiting(with sleeper: @escaping @Sendable (Int) async throws -> Void) -> SocialComposer {
+        var copy = self
+        copy.sleeper = sleeper
+        return copy
+    }
+
+    // MARK: Counting
+
+    /// The service's limit: `max-characters=` in its group, else its usual one.
+    public var limit: Int? {
+        configuration.integer("max-characters", in: service.configurationGroup) ?? service.defaultLimit
+    }
+
+    /// How much of the limit `text` uses, counted the way the service counts.
+    public func count(_ text: String) -> CharacterCount {
+        CharacterCount(used: CharacterCounter.count(text, rule: service.countingRule), limit: limit)
+    }
+
+    /// Why `text` cannot be posted as it is, or nil.
+    public func problem(withText text: String) -> String? {
+        let counted = count(text)
+        guard counted.isOverLimit, let limit = counted.limit else { return nil }
+        return "the text is \(counted.used) characters as \(service.displayName) counts them; "
+            + "\(service.displayName) takes \(limit)"
+    }
+
+    // MARK: Routing
+
+    /// How a post with (or without) attachments and a link would go.
+    public func route(hasAttachments: Bool, hasLink: Bool) -> Route {
+        do {
+            if let token = try accounts.token(for: service) { return .api(token.location) }
+        } catch {
+            return .unavailable("\(error)")
+        }
+        guard service.hasWebSharePage else { return .unavailable(service.accountRequiredReason) }
+        if hasAttachments {
+            return .unavailable(
+                "\(service.displayName)'s web share page cannot take files, and no account is set up: "
+                    + "run share accounts add \(service)")
+        }
+        if service == .facebook, !hasLink {
+            return .unavailable(
+                "Facebook's share page takes only a link, and no account is set up: run share accounts add facebook")
+        }
+        return .webPage
+    }
+
+    /// How `post` would go.
+    public func route(for post: SocialPost) -> Route {
+        route(hasAttachments: !post.attachments.isEmpty, hasLink: post.firstLink != nil)
+    }
+
+    /// The Mastodon instance whose share page is opened without an account.
+    var mastodonInstance: URL { SocialService.mastodon.apiBase(in: configuration) }
+
+    // MARK: Posting
+
+    /// Posts `post`: through the API with an account, else through the web share page.
+    /// - Returns: the addresses of what was posted (or of the share page that was opened).
+    /// - Throws: a `ShareError` a person can act on: `.unavailable` (69) for a refused token or
+    ///   no way to post, `.temporaryFailure` (75) for a rate limit or the network, `.badData`
+    ///   (65) for text over the limit or files the service does not take.
+    public func post(_ post: SocialPost, progress: Progress = Progress(totalUnitCount: 1)) async throws -> [URL] {
+        if post.text.isEmpty, post.attachments.isEmpty {
+            throw ShareError(.noInput, "\(service): nothing to post")
+        }
+        if let problem = problem(withText: post.text) { throw ShareError(.badData, "\(service): \(problem)") }
+        switch route(for: post) {
+        case .unavailable(let reason):
+            throw ShareError(.unavailable, "\(service): \(reason)")
+        case .webPage:
+            return [try openSharePage(for: post)]
+        case .api:
+            guard let token = try accounts.token(for: service) else {
+                throw ShareError(.unavailable, "\(service): no account: run share accounts add \(service)")
+            }
+            let session = ServiceSession(
+                service: service, maxRateLimitWait: configuration.integer("rate-limit-wait", in: "social") ?? 120,
+                sleeper: sleeper)
+            let context = PostingContext(
+                session: session, base: service.apiBase(in: configuration), configuration: configuration,
+                token: token.secret, progress: progress)
+            return try await service.poster.post(post, context: context)
+        }
+    }
+
+    /// The web share page for `post`, without opening it.
+    public func sharePage(for post: SocialPost) -> URL? {
+        let link = service == .mastodon ? nil : post.firstLink
+        let text = service == .mastodon ? post.text : post.textWithoutFirstLink
+        return service.webSharePage(text: text, link: link, instance: mastodonInstance)
+    }
+
+    private func openSharePage(for post: SocialPost) throws -> URL {
+        guard let page = sharePage(for: post) else {
+            throw ShareError(.unavailable, "\(service): \(service.accountRequiredReason)")
+        }
+        do {
+            try openWebPage(page)
+        } catch {
+            throw ShareError(.unavailable, "\(service): cannot open \(service.displayName)'s share page: \(error)")
+        }
+        return page
+    }
+}

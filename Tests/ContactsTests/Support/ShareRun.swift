@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// Runs the built `share` executable with a home of its own, the way a person's shell would.
+struct ShareRun {
+    /// The home folder and XDG folders of the runs: `<folder>/home`, `<folder>/home/data`…
+    let folder: URL
+
+    var home: URL { folder.appendingPathComponent("home", isDirectory: true) }
+    var dataHome: URL { home.appendingPathComponent("data", isDirectory: true) }
+    var configHome: URL { home.appendingPathComponent("config", isDirectory: true) }
+    /// The embedded default contacts folder of these runs.
+    var defaultContacts: URL { dataHome.appendingPathComponent("contacts/default", isDirectory: true) }
+
+    /// The `share` built next to the test bundle, or `SHARE_BINARY` when set.
+    static let binary: URL? = {
+        if let path = ProcessInfo.processInfo.environment["SHARE_BINARY"] { return URL(fileURLWithPath: path) }
+        var folders: [URL] = []
+        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
+        folders.append(Bundle.main.bundleURL)
+        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+        return folders.map { $0.appendingPathComponent("share") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// Writes ShareSheet's configuration file for these runs.
+    func configure(_ text: String) throws {
+        let file = configHome.appendingPathComponent("sharesheet/config")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+    }
+
+    /// The environment of every run: fixed width, no color, XDG folders inside `folder`.
+    var environment: [String: String] {
+        [
+            "HOME": home.path, "XDG_DATA_HOME": dataHome.path, "XDG_CONFIG_HOME": configHome.path,
+            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+            "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+            "COLUMNS": "80", "NO_COLOR": "1", "LANG": "C.UTF-8", "TERM": "dumb",
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        ]
+    }
+
+    /// Runs `share` with `arguments` in `folder`.
+    func callAsFunction(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> ToolRun {
+        let binary = try #require(Self.binary, "the share executable was not found next to the test bundle", sourceLocation: sourceLocation)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        return try await Tools.run(binary.path, arguments, environment: environment, in: folder, sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,139 @@
+import CGdkPixbuf
+import Foundation
+import Testing
+
+/// A fresh folder for one test; `remove()` deletes it.
+struct TemporaryFolder: ~Copyable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("contacts-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ relative: String) -> URL { url.appendingPathComponent(relative) }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// What a program printed and how it ended.
+struct ToolRun: CustomStringConvertible {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+
+    var description: String { "exit \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)" }
+}
+
+/// Runs programs the way a shell would, with standard input from /dev/null, and stops any that
+/// outlive their time by their PID.
+enum Tools {
+    /// The first of `paths` that is an executable file.
+    static func find(_ name: String) -> String? {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        return (folders + ["/usr/bin", "/bin"]).map { $0 + "/" + name }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs `program` with `arguments`, waits for it (at most `timeout` seconds, then SIGKILL by
+    /// PID), and returns what it printed.
+    static func run(
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil,
+        timeout: Double = 120, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ToolRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let folder { process.currentDirectoryURL = folder }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("contacts-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outputURL = scratch.appendingPathComponent("stdout")
+        let errorURL = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline {
+                kill(process.processIdentifier, SIGKILL)
+                Issue.record("\(program) \(arguments) did not end within \(timeout) s", sourceLocation: sourceLocation)
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        process.waitUntilExit()
+        return ToolRun(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+    }
+}
+
+/// Test images made with gdk-pixbuf: a gradient, so scaling and JPEG have real work to do.
+enum TestImages {
+    /// An image of `width`×`height` pixels encoded as `format` ("png" or "jpeg").
+    static func make(width: Int, height: Int, format: String = "png", alpha: Bool = false) -> Data {
+        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, alpha ? 1 : 0, 8, Int32(width), Int32(height))!
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
+        let pixels = gdk_pixbuf_get_pixels(pixbuf)!
+        for y in 0..<height {
+            for x in 0..<width {
+                let pixel = pixels + y * stride + x * channels
+                pixel[0] = UInt8(x * 255 / max(1, width - 1))
+                pixel[1] = UInt8(y * 255 / max(1, height - 1))
+                pixel[2] = UInt8((x + y) % 256)
+                if alpha { pixel[3] = x < width / 2 ? 0 : 255 }
+            }
+        }
+        var buffer: UnsafeMutablePointer<gchar>?
+        var size: gsize = 0
+        let saved = gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, format, nil, nil, nil)
+        precondition(saved != 0 && buffer != nil, "gdk-pixbuf could not encode a test \(format)")
+        defer { g_free(buffer) }
+        return Data(bytes: buffer!, count: Int(size))
+    }
+
+    /// The color of one pixel of an encoded image, decoded with gdk-pixbuf.
+    static func pixel(of data: Data, x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8)? {
+        guard let loader = gdk_pixbuf_loader_new() else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        let written = data.withUnsafeBytes { buffer in
+            gdk_pixbuf_loader_write(loader, buffer.baseAddress!.assumingMemoryBound(to: guchar.self), gsize(buffer.count), nil)
+        }
+        guard gdk_pixbuf_loader_close(loader, nil) != 0, written != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader),
+            x < gdk_pixbuf_get_width(pixbuf), y < gdk_pixbuf_get_height(pixbuf)
+        else { return nil }
+        let pixel = gdk_pixbuf_get_pixels(pixbuf)! + y * Int(gdk_pixbuf_get_rowstride(pixbuf))
+            + x * Int(gdk_pixbuf_get_n_channels(pixbuf))
+        return (pixel[0], pixel[1], pixel[2])
+    }
+
+    /// The pixel size of a JPEG, read from its start-of-frame marker (independently of
+    /// gdk-pixbuf).
+    static func jpegSize(_ data: Data) -> (width: Int, height: Int)? {
+        let bytes = [UInt8](data)
+        guard bytes.starts(with: [0xFF, 0xD8]) else { return nil }
+        var index = 2
+        while index + 9 < bytes.count {
+            guard bytes[index] == 0xFF else { return nil }
+            let marker = bytes[index + 1]
+            if marker == 0xFF { index += 1; continue }
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                let height = Int(bytes[index + 5]) << 8 | Int(bytes[index + 6])
+                let width = Int(bytes[index + 7]) << 8 | Int(bytes[index + 8])
+                return (width, height)
+            }
+            index += 2 + length
+        }
+        return nil
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+/// Runs programs (the built `share`, openssl, python) and collects what they printed.
+enum Run {
+    struct Output: CustomStringConvertible {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+        var description: String { "exit \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)" }
+    }
+
+    /// The `share` executable built next to the test bundle, or `SHARE_BINARY`.
+    static let share: URL? = {
+        if let path = ProcessInfo.processInfo.environment["SHARE_BINARY"] { return URL(fileURLWithPath: path) }
+        var folders: [URL] = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+        return folders.map { $0.appendingPathComponent("share") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// Starts a program; the caller waits for it (or kills it by PID).
+    static func start(
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil
+    ) throws -> (process: Process, output: URL, error: URL) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let folder { process.currentDirectoryURL = folder }
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mail-run-\(UUID().uuidString)")
+        let output = base.appendingPathExtension("out")
+        let errorFile = base.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        do {
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = try FileHandle(forWritingTo: errorFile)
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: errorFile)
+            throw error
+        }
+        return (process, output, errorFile)
+    }
+
+    /// Runs a program to its end (killed after `timeout` seconds, which fails the test).
+    static func program(
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil,
+        timeout: Double = 120
+    ) throws -> Output {
+        let (process, output, error) = try start(program, arguments, environment: environment, in: folder)
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: error)
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline {
+                kill(process.processIdentifier, SIGKILL)
+                Issue.record("\(program) \(arguments) did not end within \(timeout) s")
+                break
+            }
+            usleep(10_000)
+        }
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self),
+            standardError: String(decoding: (try? Data(contentsOf: error)) ?? Data(), as: UTF8.self))
+    }
+
+    /// Runs the built `share` with `arguments` in `home`'s XDG folders.
+    static func share(_ arguments: [String], home: TestHome, extraEnvironment: [String: String] = [:]) throws -> Output {
+        let binary = try #require(share, "the share executable was not found next to the test bundle")
+        return try program(binary.path, arguments, environment: home.environment.merging(extraEnvironment) { $1 }, in: home.folder)
+    }
+}
+
+/// A temporary HOME with its own XDG folders, removed at the end of the test.
+final class TestHome {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("mail-tests-\(UUID().uuidString)", isDirectory: true)
+        for sub in ["home", "config/sharesheet", "data", "cache", "state", "runtime"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    var configHome: URL { folder.appendingPathComponent("config") }
+    var dataHome: URL { folder.appendingPathComponent("data") }
+    var outbox: URL { dataHome.appendingPathComponent("sharesheet/Outbox") }
+
+    var environment: [String: String] {
+        [
+            "HOME": folder.appendingPathComponent("home").path, "XDG_CONFIG_HOME": configHome.path,
+            "XDG_DATA_HOME": dataHome.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
+            "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
+            "XDG_RUNTIME_DIR": folder.appendingPathComponent("runtime").path,
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "80",
+            "USER": "tester",
+        ]
+    }
+
+    /// Writes the configuration file.
+    func configure(_ text: String) throws {
+        try text.write(to: configHome.appendingPathComponent("sharesheet/config"), atomically: true, encoding: .utf8)
+    }
+
+    /// Files in a Maildir subfolder of the outbox.
+    func outboxFiles(_ sub: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: outbox.appendingPathComponent(sub).path)) ?? []).sorted()
+    }
+
+    /// Writes a file of `size` random bytes from /dev/urandom.
+    func randomFile(_ name: String, size: Int) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        let source = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        defer { try? source.close() }
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let target = try FileHandle(forWritingTo: url)
+        defer { try? target.close() }
+        var left = size
+        while left > 0 {
+            let chunk = min(left, 1 << 20)
+            try target.write(contentsOf: source.readData(ofLength: chunk))
+            left -= chunk
+        }
+        return url
+    }
+
+    /// A free loopback port with nothing listening on it.
+    static func closedPort() -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// SHA-256 of a file, by the coreutils tool (independent of the code under test).
+func sha256(of file: URL) throws -> String {
+    let output = try Run.program("/usr/bin/sha256sum", [file.path])
+    return String(output.standardOutput.prefix(64))
+}
+
+/// A throwaway CA and a certificate for localhost/127.0.0.1 signed by it, made with openssl.
+struct TestCertificates {
+    let ca: URL
+    let certificate: URL
+    let key: URL
+
+    init(in folder: URL) throws {
+        let base = folder.appendingPathComponent("tls-\(UUID().uuidString.prefix(6))", isDirectory: true)
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        ca = base.appendingPathComponent("ca.pem")
+        certificate = base.appendingPathComponent("server.pem")
+        key = base.appendingPathComponent("server.key")
+        let caKey = base.appendingPathComponent("ca.key")
+        let request = base.appendingPathComponent("server.csr")
+        let extensions = base.appendingPathComponent("ext.cnf")
+        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(to: extensions, atomically: true, encoding: .utf8)
+        let steps: [[String]] = [
+            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", caKey.path,
+             "-out", ca.path, "-days", "2", "-subj", "/CN=ShareSheet Test CA"],
+            ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key.path, "-out",
+             request.path, "-subj", "/CN=localhost"],
+            ["x509", "-req", "-in", request.path, "-CA", ca.path, "-CAkey", caKey.path, "-CAcreateserial", "-out",
+             certificate.path, "-days", "2", "-extfile", extensions.path],
+        ]
+        for step in steps {
+            let output = try Run.program("/usr/bin/openssl", step)
+            guard output.status == 0 else { throw PeerError("openssl \(step[0]) failed: \(output.standardError)") }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import ShareSheet
+import Testing
+
+@testable import Nearby
+
+@Suite("Addresses given by hand")
+struct DirectAddressTests {
+    @Test("HOST, HOST:PORT and [IPv6]:PORT are addresses; aliases and fingerprints are not")
+    func parsing() {
+        #expect(DirectAddress.parse("10.0.0.2")! == ("10.0.0.2", 53317))
+        #expect(DirectAddress.parse("10.0.0.2:4000")! == ("10.0.0.2", 4000))
+        #expect(DirectAddress.parse("[fe80::1]:4000")! == ("fe80::1", 4000))
+        #expect(DirectAddress.parse("phone.local")! == ("phone.local", 53317))
+        #expect(DirectAddress.parse("Alice's phone") == nil)
+        #expect(DirectAddress.parse(String(repeating: "AB", count: 32)) == nil)
+        #expect(DirectAddress.parse("10.0.0.2:http") == nil)
+    }
+}
+
+@Suite("Names a sender gives")
+struct SafeNameTests {
+    @Test("path parts, NUL, control characters, dots and hidden names are taken out")
+    func names() {
+        #expect(NearbyReceiver.safeName("../escape.txt") == "escape.txt")
+        #expect(NearbyReceiver.safeName("/etc/passwd") == "passwd")
+        #expect(NearbyReceiver.safeName("C:\\Users\\x\\y.txt") == "y.txt")
+        #expect(NearbyReceiver.safeName("sub/../x\u{0}y\u{7}.txt") == "xy.txt")
+        #expect(NearbyReceiver.safeName("..") == "file")
+        #expect(NearbyReceiver.safeName("") == "file")
+        #expect(NearbyReceiver.safeName("a/") == "a")
+        #expect(NearbyReceiver.safeName(".bashrc") == "bashrc")
+        #expect(NearbyReceiver.safeName("a b;c.png") == "a b;c.png")
+        #expect(NearbyReceiver.safeName(String(repeating: "é", count: 300)).utf8.count <= 200)
+    }
+
+    @Test("a taken name is numbered, never replaced")
+    func uniqueNames() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-names-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("old".utf8).write(to: folder.appendingPathComponent("photo.jpg"))
+        let temporary = folder.appendingPathComponent(".x.sharesheet-part")
+        try Data("new".utf8).write(to: temporary)
+        let final = try #require(NearbyReceiver.claimUniqueName("photo.jpg", in: folder, from: temporary))
+        #expect(final.lastPathComponent == "photo 2.jpg")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("photo.jpg")) == Data("old".utf8))
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))
+    }
+}
+
+@MainActor
+@Suite("What each item becomes")
+struct PayloadTests {
+    @Test("text, links, files, typed data, arrays")
+    func payloads() throws {
+        func describe(_ payloads: [NearbyPayload]) -> [String] {
+            payloads.map { payload in
+                switch payload {
+                case .text(let text): return "text:\(text)"
+                case .file(let url): return "file:\(url.lastPathComponent)"
+                case .data(let data, let name, let type): return "data:\(name):\(type):\(data.count)"
+                }
+            }
+        }
+        #expect(describe(try AirDropActivity.payloads(for: "hi")) == ["text:hi"])
+        #expect(describe(try AirDropActivity.payloads(for: AttributedString("bold"))) == ["text:bold"])
+        #expect(describe(try AirDropActivity.payloads(for: URL(string: "https://swift.org")!)) == ["text:https://swift.org"])
+        #expect(describe(try AirDropActivity.payloads(for: URL(fileURLWithPath: "/tmp/a b.pdf"))) == ["file:a b.pdf"])
+        let item = DataItem(data: Data("x,y".utf8), filename: "t.csv", typeIdentifier: "public.comma-separated-values-text")
+        #expect(describe(try AirDropActivity.payloads(for: item)) == ["data:t.csv:text/csv:3"])
+        #expect(describe(try AirDropActivity.payloads(for: ["a", URL(string: "https://b.example")!] as [Any])) == ["text:a", "text:https://b.example"])
+    }
+}
+
+@Suite("Devices as discovery reports them")
+struct DeviceStreamTests {
+    @Test("each device is reported once, again only when what it says changes")
+    func reportsNewAndChanged() {
+        let identity = NearbyIdentity(
+            certificate: URL(fileURLWithPath: "/nonexistent/cert.pem"), key: URL(fileURLWithPath: "/nonexistent/key.pem"),
+            fingerprint: "OURS")
+        let seen = Locked<[String]>([])
+        let discovery = NearbyDiscovery(settings: NearbySettings(environment: [:]), identity: identity) { device in
+            seen.withLock { $0.append("\(device.info.alias)@\(device.host)") }
+        }
+        func info(_ alias: String, _ fingerprint: String, announce: Bool?) -> DeviceInfo {
+            DeviceInfo(alias: alias, deviceModel: "Pixel", deviceType: "mobile", fingerprint: fingerprint, port: 53317, protocol: "https", announce: announce)
+        }
+        discovery.record(NearbyDevice(info: info("Ana", "A1", announce: true), host: "10.0.0.5"))
+        discovery.record(NearbyDevice(info: info("Ana", "A1", announce: false), host: "10.0.0.5"))
+        discovery.record(NearbyDevice(info: info("Bo", "B2", announce: true), host: "10.0.0.6"))
+        discovery.record(NearbyDevice(info: info("Ana's Pixel", "A1", announce: nil), host: "10.0.0.5"))
+        #expect(seen.withLock { $0 } == ["Ana@10.0.0.5", "Bo@10.0.0.6", "Ana's Pixel@10.0.0.5"])
+        #expect(discovery.device(named: "a1")?.info.alias == "Ana's Pixel")
+        #expect(discovery.device(named: "bo")?.host == "10.0.0.6")
+        discovery.stop()
+        discovery.record(NearbyDevice(info: info("Cy", "C3", announce: true), host: "10.0.0.7"))
+        #expect(seen.withLock { $0 }.count == 3)
+    }
+}

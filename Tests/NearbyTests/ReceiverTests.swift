@@ -1,0 +1,248 @@
+import Foundation
+import Testing
+
+/// `share receive` (libsoup, in their namespace) against our sender (in ours), and against a
+/// hostile sender written in Python.
+@Suite("share receive between two network namespaces", .serialized)
+struct ReceiverTests {
+    private struct Setup {
+        var pair: NetworkPair
+        var folder: URL
+        var receiverHome: URL { folder.appendingPathComponent("receiver") }
+        var downloads: URL { receiverHome.appendingPathComponent("Downloads") }
+        var senderHome: URL { folder.appendingPathComponent("sender") }
+
+        func received() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: downloads.path)) ?? []).sorted()
+        }
+    }
+
+    /// A namespace pair and a receiver `share receive ARGUMENTS` in theirs, aliased "Desk".
+    private func withReceiver(_ arguments: [String], _ body: (Setup, NamespacedProcess) throws -> Void) throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pair = try NetworkPair()
+        defer { pair.remove() }
+        let setup = Setup(pair: pair, folder: folder)
+        let config = setup.receiverHome.appendingPathComponent("config/sharesheet")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "[nearby]\nalias=Desk\n".write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        let receiver = try ShareTool.start(
+            ["receive"] + arguments, namespace: pair.theirs, home: setup.receiverHome, log: folder.appendingPathComponent("receiver.log"))
+        defer { receiver.stop() }
+        #expect(receiver.waitForOutput(containing: "receiving as"), "\(receiver.output)")
+        try body(setup, receiver)
+    }
+
+    private func send(_ arguments: [String], _ setup: Setup) throws -> Command.Result {
+        try ShareTool.run(["--activity", "airdrop"] + arguments, namespace: setup.pair.ours, home: setup.senderHome)
+    }
+
+    @Test("our sender finds our receiver by its alias and three files arrive byte-identical")
+    func ourSenderToOurReceiver() throws {
+        try withReceiver(["--accept-all"]) { setup, receiver in
+            var files: [URL] = []
+            for (index, name) in ["photo.jpg", "a b;c.png", "notes.txt"].enumerated() {
+                let file = setup.folder.appendingPathComponent(name)
+                try writeRandomFile(file, size: 2_000_000 + index * 31, seed: UInt64(10 + index))
+                files.append(file)
+            }
+            let result = try send(["--to", "Desk", "--json"] + files.map(\.path), setup)
+            #expect(result.status == 0, "\(result)\n\(receiver.output)")
+            #expect(setup.received() == ["a b;c.png", "notes.txt", "photo.jpg"], "\(receiver.output)")
+            for file in files {
+                #expect(filesAreIdentical(file, setup.downloads.appendingPathComponent(file.lastPathComponent)))
+            }
+            // Again: the same names get numbered, never replaced.
+            let again = try send(["--to", setup.pair.theirAddress, files[0].path], setup)
+            #expect(again.status == 0, "\(again)")
+            #expect(setup.received().contains("photo 2.jpg"))
+            // The receiver's identity is private to its user.
+            let key = setup.receiverHome.appendingPathComponent("data/sharesheet/nearby/key.pem")
+            let mode = try FileManager.default.attributesOfItem(atPath: key.path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+        }
+    }
+
+    @Test("a text message is shown by the receiver and answered 204")
+    func textMessage() throws {
+        try withReceiver(["--accept-all"]) { setup, receiver in
+            let result = try send(["--to", setup.pair.theirAddress, "--text", "see you at 6"], setup)
+            #expect(result.status == 0, "\(result)")
+            #expect(receiver.waitForOutput(containing: ": see you at 6", timeout: 10), "\(receiver.output)")
+            #expect(setup.received().isEmpty)
+        }
+    }
+
+    @Test("a PIN is required and checked")
+    func pin() throws {
+        try withReceiver(["--accept-all", "--pin", "2468"]) { setup, _ in
+            let file = setup.folder.appendingPathComponent("doc.pdf")
+            try writeRandomFile(file, size: 5000)
+            let missing = try send(["--to", setup.pair.theirAddress, file.path], setup)
+            #expect(missing.status == 64, "\(missing)")
+            let wrong = try send(["--to", setup.pair.theirAddress, "--set", "pin=1357", file.path], setup)
+            #expect(wrong.status == 64, "\(wrong)")
+            #expect(wrong.standardError.contains("did not accept the PIN"), "\(wrong)")
+            #expect(setup.received().isEmpty)
+            let right = try send(["--to", setup.pair.theirAddress, "--set", "pin=2468", file.path], setup)
+            #expect(right.status == 0, "\(right)")
+            #expect(setup.received() == ["doc.pdf"])
+        }
+    }
+
+    @Test("a declined transfer ends with completed = false and writes nothing")
+    func declined() throws {
+        // No --accept-all and no terminal to ask: the receiver declines.
+        try withReceiver([]) { setup, receiver in
+            let file = setup.folder.appendingPathComponent("doc.pdf")
+            try writeRandomFile(file, size: 5000)
+            let result = try send(["--to", setup.pair.theirAddress, "--json", file.path], setup)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.standardOutput.contains("\"completed\":false"), "\(result)")
+            #expect(setup.received().isEmpty)
+            #expect(receiver.waitForOutput(containing: "declined", timeout: 5), "\(receiver.output)")
+        }
+    }
+
+    @Test("a dismissal mid-transfer leaves no partial file on the receiver")
+    func dismissalMidTransfer() throws {
+        try withReceiver(["--accept-all"]) { setup, receiver in
+            let file = setup.folder.appendingPathComponent("movie.mkv")
+            try writeRandomFile(file, size: 400 * 1024 * 1024, seed: 3)
+            let binary = try #require(ShareTool.path)
+            let sender = Process()
+            sender.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+            sender.arguments = ["netns", "exec", setup.pair.ours, "/usr/bin/env", "-i"]
+                + Peers.environment(home: setup.senderHome).map { "\($0.key)=\($0.value)" }
+                + [binary, "--activity", "airdrop", "--to", setup.pair.theirAddress, file.path]
+            sender.standardOutput = FileHandle.nullDevice
+            sender.standardError = FileHandle.nullDevice
+            try sender.run()
+            // Wait until the upload is streaming into the receiver's temporary file, then Ctrl-C.
+            let deadline = Date().addingTimeInterval(60)
+            var sawPartial = false
+            while Date() < deadline, sender.isRunning {
+                if setup.received().contains(where: { $0.hasSuffix(".sharesheet-part") }) {
+                    sawPartial = true
+                    break
+                }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            kill(sender.processIdentifier, SIGINT)
+            sender.waitUntilExit()
+            #expect(sawPartial, "the upload was never seen in progress")
+            #expect(sender.terminationStatus == 130)
+            // The receiver drops the temporary file when the sender cancels or goes away.
+            let settle = Date().addingTimeInterval(10)
+            while Date() < settle, !setup.received().isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(setup.received().isEmpty, "\(setup.received())\n\(receiver.output)")
+        }
+    }
+
+    @Test("a hostile sender cannot write outside the folder or disturb a running session")
+    func hostileSender() throws {
+        try withReceiver(["--accept-all"]) { setup, receiver in
+            let outside = setup.folder.appendingPathComponent("outside")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            let script = setup.folder.appendingPathComponent("hostile.py")
+            try Self.hostileScript.write(to: script, atomically: true, encoding: .utf8)
+            let environment = Peers.environment(home: setup.folder)
+            // From our namespace: odd names, wrong tokens, a second session, a wrong length.
+            let first = try Command.run(
+                "/usr/sbin/ip",
+                ["netns", "exec", setup.pair.ours, "/usr/bin/env", "-i"] + environment.map { "\($0.key)=\($0.value)" }
+                    + [Peers.python, script.path, "names", setup.pair.theirAddress, outside.path])
+            #expect(first.status == 0, "\(first)\n\(receiver.output)")
+            let results = first.standardOutput
+            #expect(results.contains("prepare 200"), "\(results)")
+            #expect(results.contains("wrong-token 403"), "\(results)")
+            #expect(results.contains("second-session 409"), "\(results)")
+            #expect(results.contains("wrong-length 400"), "\(results)")
+            #expect(results.contains("reused-token 403"), "\(results)")
+            #expect(results.contains("foreign-cancel 403"), "\(results)")
+            // From their own namespace's loopback: another address than the session's.
+            let second = try Command.run(
+                "/usr/sbin/ip",
+                ["netns", "exec", setup.pair.theirs, "/usr/bin/env", "-i"] + environment.map { "\($0.key)=\($0.value)" }
+                    + [Peers.python, script.path, "address", "127.0.0.1", outside.path, first.standardOutput])
+            #expect(second.status == 0, "\(second)")
+            #expect(second.standardOutput.contains("other-address-upload 403"), "\(second)")
+            #expect(second.standardOutput.contains("other-address-cancel 403"), "\(second)")
+            // Finish the session properly from the right address.
+            let third = try Command.run(
+                "/usr/sbin/ip",
+                ["netns", "exec", setup.pair.ours, "/usr/bin/env", "-i"] + environment.map { "\($0.key)=\($0.value)" }
+                    + [Peers.python, script.path, "finish", setup.pair.theirAddress, outside.path, first.standardOutput])
+            #expect(third.status == 0, "\(third)")
+            #expect(third.standardOutput.contains("finish 200 200 200 200"), "\(third)")
+            // Everything landed inside the folder, under safe names; nothing outside it.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: setup.receiverHome.appendingPathComponent("escape.txt").path))
+            #expect(!FileManager.default.fileExists(atPath: setup.folder.appendingPathComponent("escape.txt").path))
+            let names = setup.received()
+            #expect(names.count == 4, "\(names)")
+            #expect(names.allSatisfy { !$0.contains("/") && !$0.hasPrefix(".") && !$0.contains("\0") }, "\(names)")
+            #expect(names.contains("escape.txt") && names.contains("abs.txt"), "\(names)")
+        }
+    }
+
+    /// The hostile sender: plain Python, TLS without verification, talking LocalSend directly.
+    private static let hostileScript = #"""
+        import hashlib, http.client, json, ssl, sys
+        phase, host, outside = sys.argv[1], sys.argv[2], sys.argv[3]
+        ctx = ssl._create_unverified_context()
+        def post(path, body=b"", ctype="application/json", length=None):
+            c = http.client.HTTPSConnection(host, 53317, context=ctx, timeout=20)
+            headers = {"Content-Type": ctype}
+            if length is not None:
+                headers["Content-Length"] = str(length)
+            c.request("POST", path, body=body, headers=headers)
+            r = c.getresponse()
+            data = r.read()
+            c.close()
+            return r.status, data
+        info = {"alias": "Mallory", "version": "2.1", "fingerprint": "MALLORY", "port": 53317, "protocol": "https"}
+        payload = b"not where you think"
+        digest = hashlib.sha256(payload).hexdigest()
+        names = {"up": "../escape.txt", "abs": outside + "/abs.txt", "nul": "sub/../x\u0000y.txt", "dots": ".."}
+        if phase == "names":
+            files = {k: {"id": k, "fileName": v, "size": len(payload), "fileType": "text/plain", "sha256": digest} for k, v in names.items()}
+            status, data = post("/api/localsend/v2/prepare-upload", json.dumps({"info": info, "files": files}).encode())
+            print("prepare", status)
+            answer = json.loads(data)
+            sid, tokens = answer["sessionId"], answer["files"]
+            s, _ = post(f"/api/localsend/v2/upload?sessionId={sid}&fileId=up&token=wrong", payload, "application/octet-stream")
+            print("wrong-token", s)
+            s, _ = post("/api/localsend/v2/prepare-upload", json.dumps({"info": info, "files": files}).encode())
+            print("second-session", s)
+            s, _ = post(f"/api/localsend/v2/upload?sessionId={sid}&fileId=up&token={tokens['up']}", payload + b"extra", "application/octet-stream")
+            print("wrong-length", s)
+            s, _ = post(f"/api/localsend/v2/upload?sessionId={sid}&fileId=up&token={tokens['up']}", payload, "application/octet-stream")
+            print("reused-token", s)
+            s, _ = post("/api/localsend/v2/cancel?sessionId=not-the-session")
+            print("foreign-cancel", s)
+            print("SESSION", json.dumps(answer))
+        else:
+            line = [l for l in sys.argv[4].splitlines() if l.startswith("SESSION ")][0]
+            answer = json.loads(line[len("SESSION "):])
+            sid, tokens = answer["sessionId"], answer["files"]
+            if phase == "address":
+                s, _ = post(f"/api/localsend/v2/upload?sessionId={sid}&fileId=abs&token={tokens['abs']}", payload, "application/octet-stream")
+                print("other-address-upload", s)
+                s, _ = post(f"/api/localsend/v2/cancel?sessionId={sid}")
+                print("other-address-cancel", s)
+            else:
+                # "up" spent its token on the wrong length: a fresh session carries the names again.
+                files = {k: {"id": k, "fileName": v, "size": len(payload), "fileType": "text/plain", "sha256": digest} for k, v in names.items()}
+                codes = []
+                for k in ["abs", "nul", "dots"]:
+                    s, _ = post(f"/api/localsend/v2/upload?sessionId={sid}&fileId={k}&token={tokens[k]}", payload, "application/octet-stream")
+                    codes.append(s)
+                status, data = post("/api/localsend/v2/prepare-upload", json.dumps({"info": info, "files": {"up": files["up"]}}).encode())
+                again = json.loads(data)
+                s, _ = post(f"/api/localsend/v2/upload?sessionId={again['sessionId']}&fileId=up&token={again['files']['up']}", payload, "application/octet-stream")
+                codes.append(s)
+                print("finish", *codes)
+        """#
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Pasteboard
+import ShareSheet
+import Testing
+
+/// Against a real X server (Xvfb) and the program people read the clipboard with (xclip).
+@Suite("Under Xvfb: the X11 clipboard offers every representation", .serialized)
+struct X11ClipboardTests {
+    private func clipboard(_ display: VirtualDisplay) throws -> X11Clipboard {
+        try #require(X11Clipboard(environment: ["DISPLAY": display.display, "PATH": "/usr/bin:/bin"]))
+    }
+
+    @Test("text: TARGETS lists the text types and their X11 aliases; the bytes read back identical")
+    func text() throws {
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let clipboard = try clipboard(display)
+        #expect(clipboard.name.contains("sharesheet-clipboard-owner"))
+        let text = "Grüße, «world» 👋\nsecond line"
+        try Pasteboard(backend: clipboard).setItems([PasteboardItem(string: text)])
+        let targets = String(decoding: try xclipOutput("TARGETS", display: display.display).data, as: UTF8.self)
+        #expect(targets.split(separator: "\n") == ["TARGETS", "TIMESTAMP", "text/plain;charset=utf-8", "text/plain", "UTF8_STRING", "TEXT"])
+        #expect(try xclipOutput("UTF8_STRING", display: display.display).data == Data(text.utf8))
+        #expect(try xclipOutput("text/plain", display: display.display).data == Data(text.utf8))
+        #expect(try xclipOutput("image/png", display: display.display).status != 0, "a type not offered is refused")
+    }
+
+    @Test("a link list and a PNG (small and large, sent by INCR) read back identical; the replaced owner exits")
+    func linksAndImages() throws {
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let pasteboard = Pasteboard(backend: try clipboard(display))
+        let urls = [URL(string: "https://swift.org/")!, URL(string: "https://example.com/a%20b")!]
+        try pasteboard.setItems(try urls.map { try PasteboardItem(url: $0) })
+        let firstOwner = try #require(X11Clipboard.lastOwnerProcessID)
+        let targets = String(decoding: try xclipOutput("TARGETS", display: display.display).data, as: UTF8.self)
+        #expect(targets.split(separator: "\n").contains("text/uri-list"))
+        #expect(try xclipOutput("text/uri-list", display: display.display).data == Data("https://swift.org/\r\nhttps://example.com/a%20b\r\n".utf8))
+        #expect(pasteboard.urls == urls)
+
+        let image = try PasteboardItem(image: try #require(Image(data: Fixtures.jpeg)))
+        try pasteboard.setItems([image])
+        let imageTargets = String(decoding: try xclipOutput("TARGETS", display: display.display).data, as: UTF8.self)
+        #expect(imageTargets.split(separator: "\n") == ["TARGETS", "TIMESTAMP", "image/jpeg", "image/png"])
+        #expect(try xclipOutput("image/jpeg", display: display.display).data == Fixtures.jpeg)
+        #expect(try xclipOutput("image/png", display: display.display).data == image.data(forType: "image/png"))
+
+        // Taking the clipboard over made the first owner exit, and it was reaped (no zombie).
+        let deadline = Date().addingTimeInterval(10)
+        while kill(firstOwner, 0) == 0, Date() < deadline { usleep(10_000) }
+        #expect(kill(firstOwner, 0) != 0)
+        #expect(X11Clipboard.lastOwnerProcessID != firstOwner)
+
+        var large = Fixtures.png
+        var state: UInt32 = 7
+        while large.count < 3_000_000 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            large.append(UInt8(truncatingIfNeeded: state >> 24))
+        }
+        try pasteboard.setItems([PasteboardItem(representations: [.init(type: "image/png", data: large)])])
+        #expect(try xclipOutput("image/png", display: display.display).data == large)
+    }
+
+    @Test("share --activity copy on a display, then share paste and xclip read the same bytes")
+    func commandLine() async throws {
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let environment = ["DISPLAY": display.display]
+        let png = try home.file("shot.png", Fixtures.png)
+        let copied = try await Share.run(["--activity", "copy", png.path], home: home, extra: environment)
+        #expect(copied.status == 0, "\(copied.standardError)")
+        #expect(display.ownerProcesses().count == 1)
+        let targets = String(decoding: try xclipOutput("TARGETS", display: display.display).data, as: UTF8.self)
+        #expect(targets.split(separator: "\n").starts(with: ["TARGETS", "TIMESTAMP", "image/png", "text/uri-list", "x-special/gnome-copied-files"]))
+        #expect(try xclipOutput("image/png", display: display.display).data == Fixtures.png)
+        let pasted = try await Share.run(["paste", "--type", "image/png"], home: home, extra: environment)
+        #expect(pasted.output == Fixtures.png)
+        let text = try await Share.run(["paste"], home: home, extra: environment)
+        #expect(text.standardOutput == png.path)
+        // Nothing went to the file-backed pasteboard.
+        #expect(!FileManager.default.fileExists(atPath: home.home.appendingPathComponent("data/sharesheet/pasteboard.json").path))
+    }
+}
+
+@Suite("Under Xvfb: without the owner helper, xclip serves the best representation")
+struct X11FallbackTests {
+    @Test("SHARESHEET_CLIPBOARD_OWNER=none: xclip offers the image's own type, and it reads back identical")
+    func xclipFallback() throws {
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let clipboard = try #require(
+            X11Clipboard(environment: ["DISPLAY": display.display, "PATH": "/usr/bin:/bin", "SHARESHEET_CLIPBOARD_OWNER": "none"]))
+        #expect(clipboard.name.contains("xclip"))
+        try Pasteboard(backend: clipboard).setItems([PasteboardItem(string: "via xclip")])
+        // xclip's forked owner has no PID we know: it exits when Xvfb stops.
+        let targets = String(decoding: try xclipOutput("TARGETS", display: display.display).data, as: UTF8.self)
+        #expect(targets.split(separator: "\n").contains("text/plain;charset=utf-8"))
+        #expect(try xclipOutput("text/plain;charset=utf-8", display: display.display).data == Data("via xclip".utf8))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// `share --activity print` run as a person would: the built binary, real files, exit codes.
+@Suite("share --activity print")
+struct PrintCommandLineTests {
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// The `share` built next to the test bundle.
+    static let share: URL? = {
+        var folders: [URL] = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+        return folders.map { $0.appendingPathComponent("share") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    private func share(_ arguments: [String], home: URL, cupsServer: String) throws -> Run {
+        let binary = try #require(Self.share, "the share executable was not found next to the test bundle")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = home
+        process.environment = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+            "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path, "CUPS_SERVER": cupsServer,
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "COLUMNS": "80",
+        ]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test("with no printer, the PDF is saved into Documents and its path printed")
+    func savesAsPDF() throws {
+        let home = try TemporaryFolder("home")
+        defer { home.remove() }
+        let text = home.file("a b;c.txt")
+        try "Printed from the command line.".write(to: text, atomically: true, encoding: .utf8)
+        let run = try share(
+            ["--activity", "print", "--set", "media=letter", text.path], home: home.url,
+            cupsServer: "127.0.0.1:\(try PrintPeers.freePort())")
+        #expect(run.status == 0, "\(run.errors)")
+        let saved = home.url.appendingPathComponent("Documents/a b;c.pdf")
+        #expect(run.output == saved.path + "\n")
+        #expect(try pdfText(saved).contains("Printed from the command line."))
+        #expect(abs(try PDFInfo(saved).pageSize.width - 612) < 0.5)
+    }
+
+    @Test("a corrupt image or a truncated PDF exits 65 naming the item, and no job reaches the printer")
+    func badItems() throws {
+        let peers = try PrintPeers()
+        defer { peers.stop() }
+        try peers.addQueue("Office", makeDefault: true)
+        let home = try TemporaryFolder("home")
+        defer { home.remove() }
+        let text = home.file("cover.txt")
+        try "Cover".write(to: text, atomically: true, encoding: .utf8)
+        let image = home.file("photo 1.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0x11, count: 64)).write(to: image)
+        let pdf = home.file("half.pdf")
+        try Data("%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages".utf8).write(to: pdf)
+        for (file, name) in [(image, "photo 1.png"), (pdf, "half.pdf")] {
+            let run = try share(["--activity", "print", text.path, file.path], home: home.url, cupsServer: peers.server)
+            #expect(run.status == 65)
+            #expect(run.errors.hasPrefix("share: \(name): "), "\(run.errors)")
+            #expect(run.errors.split(separator: "\n").count == 1)
+        }
+        #expect(try peers.jobs().isEmpty)
+        #expect(peers.spooledFiles().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: home.file("Documents").path))
+    }
+
+    @Test("--set printer prints there and the job id is printed; a rejecting printer exits 69 with its reason")
+    func printsAndRejects() throws {
+        let peers = try PrintPeers()
+        defer { peers.stop() }
+        try peers.addQueue("Office")
+        try peers.addQueue("Closed")
+        try peers.reject("Closed", reason: "Toner replacement in progress")
+        let home = try TemporaryFolder("home")
+        defer { home.remove() }
+        let text = home.file("memo.txt")
+        try "Memo for the office printer.".write(to: text, atomically: true, encoding: .utf8)
+
+        let printed = try share(
+            ["--activity", "print", "--json", "--set", "printer=Office", "--set", "copies=2", text.path], home: home.url,
+            cupsServer: peers.server)
+        #expect(printed.status == 0, "\(printed.errors)")
+        #expect(printed.output.contains("\"completed\":true"))
+        #expect(printed.output.contains("\"returnedItems\":[\"Office-"))
+        #expect(peers.spooledFiles().count == 1)
+
+        let rejected = try share(["--activity", "print", "--set", "printer=Closed", text.path], home: home.url, cupsServer: peers.server)
+        #expect(rejected.status == 69)
+        #expect(rejected.errors == "share: printer Closed: not accepting jobs: Toner replacement in progress\n")
+    }
+}

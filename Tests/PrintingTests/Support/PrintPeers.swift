@@ -1,0 +1,277 @@
+import Foundation
+
+/// A private CUPS scheduler and an IPP Everywhere printer (ippeveprinter) on loopback, each
+/// in its own temporary folder, started by the test and stopped by PID.
+///
+/// ippeveprinter refuses to start without DNS-SD. It is given a private D-Bus (a `dbus-daemon`
+/// with its own socket, named by `DBUS_SYSTEM_BUS_ADDRESS`) and `-r off`: Avahi's client is
+/// then created in its "connecting" state and nothing is ever advertised, so no avahi-daemon
+/// and no system bus are needed.
+///
+/// Every peer runs under a small Python supervisor that unblocks SIGTERM (blocked in threads
+/// started by libdispatch and inherited by children), puts the peer in its own process group,
+/// and stops that group when the supervisor gets SIGTERM or its standard input closes (the
+/// test process went away).
+final class PrintPeers: @unchecked Sendable {
+    let folder: TemporaryFolder
+    let cupsPort: Int
+    let printerPort: Int
+    /// `127.0.0.1:PORT` of the private cupsd: what `CUPS_SERVER` and `PrintService(server:)` take.
+    var server: String { "127.0.0.1:\(cupsPort)" }
+    /// Where ippeveprinter keeps the files it was sent.
+    var spool: URL { folder.file("printer-spool") }
+
+    private var supervisors: [(name: String, process: Process, stdin: Pipe)] = []
+
+    init() throws {
+        folder = try TemporaryFolder("print-peers")
+        cupsPort = try Self.freePort()
+        printerPort = try Self.freePort()
+        do {
+            try start()
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    private func start() throws {
+        let root = folder.url.path
+        for sub in ["cups", "cups/etc", "cups/spool", "cups/cache", "cups/state", "cups/log", "printer-spool"] {
+            try FileManager.default.createDirectory(atPath: "\(root)/\(sub)", withIntermediateDirectories: true)
+        }
+        // cupsd runs filters and backends as lp: they need to reach the temporary folders.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root)
+        try FileManager.default.createDirectory(atPath: "\(root)/cups/tmp", withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: "\(root)/cups/tmp")
+        try Self.supervisorScript.write(toFile: "\(root)/supervise.py", atomically: true, encoding: .utf8)
+
+        let busConfig = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>system</type>
+              <listen>unix:path=\(root)/bus</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/>
+              </policy>
+            </busconfig>
+            """
+        try busConfig.write(toFile: "\(root)/bus.conf", atomically: true, encoding: .utf8)
+        try launch("dbus-daemon", ["dbus-daemon", "--config-file=\(root)/bus.conf", "--nofork", "--nopidfile"])
+        try waitFor(path: "\(root)/bus")
+
+        try launch(
+            "ippeveprinter",
+            [
+                "ippeveprinter", "-2", "-r", "off", "-k", "-n", "localhost", "-p", String(printerPort), "-d", spool.path,
+                "-f", "application/pdf,image/jpeg,image/pwg-raster", "-s", "1000", "TestPrinter",
+            ],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(root)/bus"])
+
+        let files = """
+            ServerRoot \(root)/cups/etc
+            RequestRoot \(root)/cups/spool
+            CacheDir \(root)/cups/cache
+            StateDir \(root)/cups/state
+            TempDir \(root)/cups/tmp
+            ErrorLog \(root)/cups/log/error_log
+            AccessLog \(root)/cups/log/access_log
+            PageLog \(root)/cups/log/page_log
+            User lp
+            Group lp
+            SystemGroup root
+            Printcap
+            """
+        let config = """
+            LogLevel info
+            Listen 127.0.0.1:\(cupsPort)
+            Browsing No
+            WebInterface No
+            DefaultAuthType None
+            MaxJobs 0
+            PreserveJobHistory Yes
+            <Location />
+              Order allow,deny
+              Allow all
+            </Location>
+            <Policy default>
+              <Limit All>
+                Order deny,allow
+              </Limit>
+            </Policy>
+            """
+        try files.write(toFile: "\(root)/cups/etc/cups-files.conf", atomically: true, encoding: .utf8)
+        try config.write(toFile: "\(root)/cups/etc/cupsd.conf", atomically: true, encoding: .utf8)
+        try launch(
+            "cupsd", ["cupsd", "-f", "-c", "\(root)/cups/etc/cupsd.conf", "-s", "\(root)/cups/etc/cups-files.conf"])
+        try waitFor(port: cupsPort)
+        try waitFor(port: printerPort)
+    }
+
+    /// Adds a queue for the ippeveprinter (driverless, `-m everywhere`); the first is the default.
+    func addQueue(_ name: String, makeDefault: Bool = false) throws {
+        try lpadmin(["-p", name, "-E", "-v", "ipp://localhost:\(printerPort)/ipp/print", "-m", "everywhere"])
+        if makeDefault { try lpadmin(["-d", name]) }
+    }
+
+    private func lpadmin(_ arguments: [String]) throws {
+        var lastError: Error?
+        for _ in 0..<40 {
+            do {
+                try run("lpadmin", ["-h", server] + arguments)
+                return
+            } catch {
+                lastError = error
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+        }
+        throw lastError!
+    }
+
+    /// Stops the queue from accepting jobs, with `reason` as its message (`cupsreject -r`).
+    func reject(_ name: String, reason: String) throws {
+        try run("cupsreject", ["-h", server, "-r", reason, name])
+    }
+
+    /// Every job the scheduler knows (`lpstat -W all -o`), one line each.
+    func jobs() throws -> [String] {
+        try run("lpstat", ["-h", server, "-W", "all", "-o"]).split(separator: "\n").map(String.init)
+    }
+
+    /// The files ippeveprinter received.
+    func spooledFiles() -> [URL] {
+        ((try? FileManager.default.contentsOfDirectory(at: spool, includingPropertiesForKeys: nil)) ?? [])
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    /// Stops every peer by its supervisor's PID, newest first, and removes the folders.
+    func stop() {
+        for supervisor in supervisors.reversed() {
+            if supervisor.process.isRunning {
+                kill(supervisor.process.processIdentifier, SIGTERM)
+                let deadline = Date().addingTimeInterval(5)
+                while supervisor.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+                if supervisor.process.isRunning { kill(supervisor.process.processIdentifier, SIGKILL) }
+                supervisor.process.waitUntilExit()
+            }
+            try? supervisor.stdin.fileHandleForWriting.close()
+        }
+        supervisors = []
+        folder.remove()
+    }
+
+    var log: String {
+        (try? String(contentsOfFile: folder.file("cups/log/error_log").path, encoding: .utf8)) ?? ""
+    }
+
+    private func launch(_ name: String, _ command: [String], environment: [String: String] = [:]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [folder.file("supervise.py").path] + command
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let stdin = Pipe()
+        process.standardInput = stdin
+        let logPath = folder.file("\(name).log").path
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: logPath)
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        try process.run()
+        supervisors.append((name, process, stdin))
+    }
+
+    private func waitFor(path: String) throws {
+        for _ in 0..<200 {
+            if FileManager.default.fileExists(atPath: path) { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw ToolFailure(message: "\(path) did not appear")
+    }
+
+    private func waitFor(port: Int) throws {
+        for _ in 0..<200 {
+            if Self.canConnect(port: port) { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw ToolFailure(message: "nothing listens on 127.0.0.1:\(port)")
+    }
+
+    private static func canConnect(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// A loopback port nothing listens on: bound to port 0, read back, released.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ToolFailure(message: "socket failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw ToolFailure(message: "bind failed") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static let supervisorScript = #"""
+        # Runs one test peer in its own process group; stops the group on SIGTERM or when
+        # standard input closes.
+        import os, signal, sys, threading, time
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+        child = os.fork()
+        if child == 0:
+            os.setpgid(0, 0)
+            os.execvp(sys.argv[1], sys.argv[1:])
+        stopping = threading.Event()
+        def stop_group(*_):
+            if stopping.is_set():
+                return
+            stopping.set()
+            try:
+                os.killpg(child, signal.SIGTERM)
+            except ProcessLookupError:
+                return
+            for _ in range(40):
+                time.sleep(0.05)
+                try:
+                    if os.waitpid(child, os.WNOHANG)[0] != 0:
+                        break
+                except ChildProcessError:
+                    break
+            try:
+                os.killpg(child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        def watch_stdin():
+            sys.stdin.buffer.read()
+            stop_group()
+            os._exit(0)
+        signal.signal(signal.SIGTERM, lambda *_: (stop_group(), os._exit(0)))
+        threading.Thread(target=watch_stdin, daemon=True).start()
+        try:
+            os.waitpid(child, 0)
+        except ChildProcessError:
+            pass
+        """#
+}

@@ -1,0 +1,92 @@
+import CCairo
+import Foundation
+
+/// Runs a command-line tool to the end and returns its standard output.
+@discardableResult
+func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [tool] + arguments
+    if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw ToolFailure(
+            message: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
+                + String(decoding: errorData, as: UTF8.self))
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+struct ToolFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// `pdfinfo`'s fields.
+struct PDFInfo {
+    let fields: [String: String]
+
+    init(_ url: URL) throws {
+        var fields: [String: String] = [:]
+        for line in try run("pdfinfo", [url.path]).split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        self.fields = fields
+    }
+
+    var pages: Int { Int(fields["Pages"] ?? "") ?? -1 }
+
+    /// "595.276 x 841.89 pts (A4)" → (595.276, 841.89)
+    var pageSize: (width: Double, height: Double) {
+        let parts = (fields["Page size"] ?? "").split(separator: " ")
+        guard parts.count >= 3, let width = Double(parts[0]), let height = Double(parts[2]) else { return (0, 0) }
+        return (width, height)
+    }
+}
+
+/// The text of `url` (pages `first...last` when given), as pdftotext reads it.
+func pdfText(_ url: URL, page: Int? = nil) throws -> String {
+    var arguments = ["-layout"]
+    if let page { arguments += ["-f", String(page), "-l", String(page)] }
+    return try run("pdftotext", arguments + [url.path, "-"])
+}
+
+/// A fresh folder under /tmp, removed by `remove()`.
+struct TemporaryFolder {
+    let url: URL
+
+    init(_ name: String = "print-test") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+}
+
+/// Writes a PNG of `width`×`height` pixels: a colored frame with a diagonal, drawn by Cairo.
+func writePNG(width: Int, height: Int, to url: URL) {
+    let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))!
+    let cr = cairo_create(surface)!
+    cairo_set_source_rgb(cr, 1, 1, 1)
+    cairo_paint(cr)
+    cairo_set_source_rgb(cr, 0.8, 0.1, 0.1)
+    cairo_set_line_width(cr, 4)
+    cairo_rectangle(cr, 2, 2, Double(width - 4), Double(height - 4))
+    cairo_move_to(cr, 0, 0)
+    cairo_line_to(cr, Double(width), Double(height))
+    cairo_stroke(cr)
+    cairo_surface_write_to_png(surface, url.path)
+    cairo_destroy(cr)
+    cairo_surface_destroy(surface)
+}

@@ -1,0 +1,147 @@
+import Foundation
+import ReadingList
+import Testing
+
+/// A folder of its own for one test, with a home and XDG folders inside, removed by `remove()`.
+struct TestFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("reading-list-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    var home: URL { url.appendingPathComponent("home", isDirectory: true) }
+    var dataHome: URL { home.appendingPathComponent("data", isDirectory: true) }
+    /// Where `share` and `ReadingList.default` keep the list for this folder's environment.
+    var defaultDatabase: URL { dataHome.appendingPathComponent("sharesheet/reading-list.sqlite") }
+    /// A database file for tests that open a list directly.
+    var database: URL { url.appendingPathComponent("list.sqlite") }
+
+    /// The environment every child process gets: a private home and XDG folders, fixed width.
+    var environment: [String: String] {
+        var environment = [
+            "HOME": home.path, "LANG": "C.UTF-8", "COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb", "TZ": "UTC",
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        ]
+        for (key, name) in [("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")] {
+            environment[key] = home.appendingPathComponent(name).path
+        }
+        return environment
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// What a child process printed and how it ended.
+struct ProcessRun: CustomStringConvertible {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+
+    var description: String { "exit \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)" }
+}
+
+/// A child process started by a test, its output collected in files, stopped by its PID.
+final class ChildProcess: @unchecked Sendable {
+    let process = Process()
+    private let outputURL: URL
+    private let errorURL: URL
+    private let inputPipe = Pipe()
+
+    /// Starts `executable` with `arguments` in `folder`; standard input is a pipe held open
+    /// until `closeInput()` (or the end), so a child that waits for a line can be released.
+    init(_ executable: URL, _ arguments: [String], in folder: TestFolder, environment: [String: String]? = nil) throws {
+        let id = UUID().uuidString
+        outputURL = folder.url.appendingPathComponent(".out-\(id)")
+        errorURL = folder.url.appendingPathComponent(".err-\(id)")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder.url
+        process.environment = environment ?? folder.environment
+        process.standardInput = inputPipe
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        try process.run()
+    }
+
+    /// Writes `text` to the child's standard input.
+    func send(_ text: String) { inputPipe.fileHandleForWriting.write(Data(text.utf8)) }
+
+    /// Closes the child's standard input.
+    func closeInput() { try? inputPipe.fileHandleForWriting.close() }
+
+    /// Waits for the child to end (killing it by PID after `timeout`), then reads its output.
+    func finish(timeout: Duration = .seconds(120)) async throws -> ProcessRun {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("\(process.executableURL?.lastPathComponent ?? "child") did not end within \(timeout)")
+        }
+        closeInput()
+        process.waitUntilExit()
+        defer {
+            try? FileManager.default.removeItem(at: outputURL)
+            try? FileManager.default.removeItem(at: errorURL)
+        }
+        return ProcessRun(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+    }
+}
+
+/// Runs a program to its end.
+func run(
+    _ executable: URL, _ arguments: [String], in folder: TestFolder, input: String? = nil,
+    environment: [String: String]? = nil
+) async throws -> ProcessRun {
+    let child = try ChildProcess(executable, arguments, in: folder, environment: environment)
+    if let input { child.send(input) }
+    child.closeInput()
+    return try await child.finish()
+}
+
+/// Executables the tests run: the real `sqlite3` shell and the products built next to the tests.
+enum Programs {
+    /// `sqlite3`, the SQLite shell from Debian's `sqlite3` package (scripts/bootstrap).
+    static let sqlite3: URL? = ["/usr/bin/sqlite3", "/bin/sqlite3", "/usr/local/bin/sqlite3"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }.map(URL.init(fileURLWithPath:))
+
+    /// A product built next to the test bundle (SwiftPM puts both in one folder).
+    static func product(_ name: String) -> URL? {
+        var folders: [URL] = []
+        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
+        folders.append(Bundle.main.bundleURL)
+        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        if let first = CommandLine.arguments.first {
+            folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+        }
+        return folders.map { $0.appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    static var share: URL? { product("share") }
+    static var writer: URL? { product("reading-list-writer") }
+}
+
+/// Runs `sql` through the `sqlite3` shell on `database`; fails the test when sqlite3 does.
+func sqlite3(_ database: URL, _ sql: String, options: [String] = [], in folder: TestFolder) async throws -> String {
+    let shell = try #require(Programs.sqlite3, "the sqlite3 shell is missing: run scripts/bootstrap")
+    let result = try await run(shell, options + [database.path, sql], in: folder)
+    #expect(result.status == 0, "sqlite3 failed: \(result)")
+    return result.standardOutput
+}
+
+extension ReadingListItem {
+    /// The item as one comparable line, for readable failures.
+    var summary: String {
+        "\(url.absoluteString) | \(title ?? "-") | \(previewText ?? "-") | \(Int(dateAdded.timeIntervalSince1970)) | \(isRead ? "read" : "unread")"
+    }
+}

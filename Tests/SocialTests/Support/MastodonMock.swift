@@ -1,0 +1,167 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// mastodon-mock (PyPI), the stateful Mastodon-API server, run as
+/// `mastodon_mock serve --in-memory --host 127.0.0.1 --port PORT` and read back through its API.
+final class MastodonMock: @unchecked Sendable {
+    /// The token of the account mastodon-mock seeds.
+    static let token = "mock_token"
+    let peer: PythonPeer
+
+    private static let script = #"""
+        import socket
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        print(port, flush=True)
+        from mastodon_mock.cli import main
+        sys.argv = ["mastodon_mock", "serve", "--in-memory", "--host", "127.0.0.1", "--port", str(port),
+                    "--log-level", "warning"]
+        main()
+        """#
+
+    init() async throws {
+        peer = try PythonPeer(script: Self.script)
+        // Wait until it answers (it prints its port before uvicorn listens); a loaded machine
+        // can take a while to import FastAPI.
+        for _ in 0..<1200 {
+            if let answer = try? await TestHTTP.request("GET", peer.baseURL.appendingPathComponent("api/v1/instance")),
+                answer.status == 200
+            {
+                return
+            }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        throw PythonPeer.StartFailure(description: "mastodon_mock did not answer: \(peer.errorLog.suffix(2000))")
+    }
+
+    var baseURL: URL { peer.baseURL }
+
+    func stop() { peer.stop() }
+
+    private var authorization: [String: String] { ["Authorization": "Bearer \(Self.token)"] }
+
+    /// The statuses of the seeded account, newest first, as mastodon-mock stores them.
+    func statuses() async throws -> [[String: Any]] {
+        let me = try await TestHTTP.request(
+            "GET", baseURL.appendingPathComponent("api/v1/accounts/verify_credentials"), headers: authorization)
+        guard let id = (me.json as? [String: Any])?["id"] as? String else {
+            throw PythonPeer.StartFailure(description: "verify_credentials: \(String(decoding: me.body, as: UTF8.self))")
+        }
+        let answer = try await TestHTTP.request(
+            "GET", baseURL.appendingPathComponent("api/v1/accounts/\(id)/statuses"), headers: authorization)
+        return (answer.json as? [[String: Any]]) ?? []
+    }
+
+    /// Adds a fault rule through mastodon-mock's control plane.
+    func addFault(_ rule: [String: Any]) async throws {
+        let answer = try await TestHTTP.request(
+            "POST", baseURL.appendingPathComponent("api/v1/_mock/faults"), headers: ["Content-Type": "application/json"],
+            body: try JSONSerialization.data(withJSONObject: rule))
+        guard answer.status == 200 else {
+            throw PythonPeer.StartFailure(description: "fault rule refused: \(String(decoding: answer.body, as: UTF8.self))")
+        }
+    }
+}
+
+/// A loopback proxy in front of a server that, for the first `drop` requests whose request line
+/// starts with `prefix`, forwards the request, waits for the whole answer, and then closes the
+/// connection without passing the answer on: the server did the work, the client never heard.
+final class DroppingProxy: @unchecked Sendable {
+    let peer: PythonPeer
+
+    private static let script = #"""
+        import socket, threading
+        upstream_port, prefix, drops, log_path = int(sys.argv[1]), sys.argv[2].encode(), [int(sys.argv[3])], sys.argv[4]
+        lock = threading.Lock()
+
+        def log(line):
+            with lock, open(log_path, "a") as f:
+                f.write(line + "\n")
+
+        def read_request(conn):
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return None
+                data += chunk
+            head, _, body = data.partition(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n")[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value.strip())
+            while len(body) < length:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    break
+                body += chunk
+            lines = [l for l in head.split(b"\r\n") if not l.lower().startswith(b"connection:")]
+            return b"\r\n".join(lines) + b"\r\nConnection: close\r\n\r\n" + body
+
+        def handle(conn):
+            try:
+                while True:
+                    request = read_request(conn)
+                    if request is None:
+                        return
+                    first = request.split(b"\r\n", 1)[0]
+                    up = socket.create_connection(("127.0.0.1", upstream_port))
+                    up.sendall(request)
+                    answer = b""
+                    while True:
+                        chunk = up.recv(65536)
+                        if not chunk:
+                            break
+                        answer += chunk
+                    up.close()
+                    with lock:
+                        dropping = first.startswith(prefix) and drops[0] > 0
+                        if dropping:
+                            drops[0] -= 1
+                    if dropping:
+                        log("DROPPED " + first.decode())
+                        conn.shutdown(socket.SHUT_RDWR)
+                        return
+                    log("PASSED " + first.decode())
+                    conn.sendall(answer)
+                    return
+            finally:
+                conn.close()
+
+        server = socket.socket()
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)
+        print(server.getsockname()[1], flush=True)
+        while True:
+            conn, _ = server.accept()
+            threading.Thread(target=handle, args=(conn,), daemon=True).start()
+        """#
+
+    private let logURL: URL
+
+    init(upstreamPort: Int, prefix: String, drop: Int) throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("social-proxy-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        logURL = log
+        peer = try PythonPeer(script: Self.script, arguments: [String(upstreamPort), prefix, String(drop), log.path])
+    }
+
+    var baseURL: URL { peer.baseURL }
+
+    /// "DROPPED POST /api/v1/statuses HTTP/1.1", "PASSED …", in order.
+    var log: [String] {
+        ((try? String(contentsOf: logURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    func stop() {
+        peer.stop()
+        try? FileManager.default.removeItem(at: logURL)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A Python program run as a test peer on 127.0.0.1: it prints its port on its first line,
+/// exits when our end of its standard input closes, and is stopped by its process id.
+final class PythonPeer: @unchecked Sendable {
+    let port: Int
+    /// The first line the peer printed (its port, or another address).
+    let firstLine: String
+    let folder: URL
+    private let process: Process
+    private let input = Pipe()
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Every peer starts with this: SIGTERM unblocked (the test runner's threads block it, and
+    /// children inherit the mask), and an exit as soon as standard input closes.
+    static let prelude = #"""
+        import os, signal, sys, threading
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        _cleanups = []
+        def _exit_with_parent():
+            sys.stdin.buffer.read()
+            for cleanup in _cleanups:
+                try:
+                    cleanup()
+                except Exception:
+                    pass
+            os._exit(0)
+        threading.Thread(target=_exit_with_parent, daemon=True).start()
+
+        """#
+
+    /// Starts `script` (after the prelude) with `arguments`; the script prints its port first.
+    init(script: String, arguments: [String] = [], environment: [String: String] = [:], printsPort: Bool = true) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("social-peer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.prelude + script] + arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        let errorLog = folder.appendingPathComponent("stderr.log")
+        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errorLog)
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let first = String(text.split(separator: "\n").first ?? "")
+        let port = Int(first) ?? 0
+        guard printsPort ? port > 0 : !first.isEmpty else {
+            let log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
+            process.terminate()
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            throw StartFailure(description: "the peer did not start: \(text.debugDescription) \(log.suffix(2000))")
+        }
+        self.port = port
+        firstLine = first
+    }
+
+    deinit { stop() }
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// The peer's standard error so far, for failure messages.
+    var errorLog: String {
+        (try? String(contentsOf: folder.appendingPathComponent("stderr.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Stops the peer: SIGTERM to its pid, its standard input closed, SIGKILL after a grace period.
+    func stop() {
+        if process.isRunning {
+            let pid = process.processIdentifier
+            kill(pid, SIGTERM)
+            try? input.fileHandleForWriting.close()
+            var waited = 0
+            while process.isRunning, waited < 100 {
+                usleep(50_000)
+                waited += 1
+            }
+            if process.isRunning { kill(pid, SIGKILL) }
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A port nobody listens on (bound, then closed).
+    static func closedPort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Plain blocking HTTP for the tests' own checks (reading posts back), through URLSession.
+enum TestHTTP {
+    struct Answer {
+        var status: Int
+        var body: Data
+        var json: Any? { try? JSONSerialization.jsonObject(with: body) }
+    }
+
+    static func request(
+        _ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil
+    ) async throws -> Answer {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+    }
+}
