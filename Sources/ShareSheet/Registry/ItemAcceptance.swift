@@ -67,10 +67,11 @@ extension ItemAcceptance {
         }
     }
 
-    /// Print: printable data and files, images, print info, formatters and page renderers.
-    public static let print = ItemAcceptance("images, PDF and text files or data, print formatters and renderers") { kind in
+    /// Print: printable data and files, images, print info, formatters and page renderers; and,
+    /// as issue #6 asks beyond the seed's table, text and attributed text.
+    public static let print = ItemAcceptance("text, images, PDF and text files or data, print formatters and renderers") { kind in
         switch kind {
-        case .image, .printInfo, .printFormatter, .printPageRenderer: return true
+        case .string, .attributedString, .image, .printInfo, .printFormatter, .printPageRenderer: return true
         case .fileURL(let type), .data(let type, _): return isPrintable(type)
         default: return false
         }
