@@ -21,7 +21,7 @@ struct SheetTests {
         let shareTypes = sheet.shareRow.compactMap(\.activityType)
         #expect(shareTypes == [.testA, .postToFacebook, .postToTwitter, .postToWeibo, .message, .mail])
         let actionTypes = sheet.actionRow.compactMap(\.activityType)
-        #expect(actionTypes == [.testB, .copyToPasteboard, .addToReadingList, .airDrop])
+        #expect(actionTypes == [.testB, .print, .copyToPasteboard, .addToReadingList, .airDrop])
         // Tencent Weibo is retired even with a backend installed.
         #expect(sheet.unavailable.contains { $0.activity.activityType == .postToTencentWeibo && $0.reason == "the service closed in 2020" })
     }
@@ -60,7 +60,7 @@ struct SheetTests {
         controller.history = Recent()
         #expect(controller.sheet.shareRow.first?.activityType == .mail)
         #expect(controller.sheet.actionRow.first?.activityType == .airDrop)
-        #expect(controller.sheet.actionRow.dropFirst().first?.activityType == .copyToPasteboard)
+        #expect(controller.sheet.actionRow.dropFirst().first?.activityType == .print)
     }
 
     @Test("an activity is offered for mixed items when one fits, and receives only what it accepts")
