@@ -69,7 +69,10 @@ struct TemporaryHome {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
-    func remove() { try? FileManager.default.removeItem(at: root) }
+    /// Removes the home; tried again once, in case a file appeared while it was being emptied.
+    func remove() {
+        if (try? FileManager.default.removeItem(at: root)) == nil { try? FileManager.default.removeItem(at: root) }
+    }
 }
 
 /// Runs the built `share` executable.
