@@ -86,10 +86,28 @@ public final class MailComposer {
 }
 
 /// Hands a message to the desktop's mail program as a `mailto:` URL (RFC 6068).
+///
+/// The mail programs known to read `attach=` parameters in a `mailto:` URL (Evolution, KMail,
+/// Claws Mail, Geary) get the attachments that way, as absolute paths; any other program
+/// (Thunderbird's `mailto:` handler among them) gets their paths listed at the end of the body.
 enum MailHandOff {
-    /// The `mailto:` URL for `message`: recipients, cc, bcc, subject and body. Attachments
-    /// cannot travel in a `mailto:` URL; their paths are listed at the end of the body.
-    static func url(for message: MailMessage) -> String {
+    /// Desktop file IDs of the `x-scheme-handler/mailto` applications that take `attach=PATH`.
+    static let attachingPrograms: Set<String> = [
+        "org.gnome.Evolution.desktop", "evolution.desktop", "org.kde.kmail2.desktop", "org.kde.kmail.desktop",
+        "kmail.desktop", "kmail2.desktop", "claws-mail.desktop", "org.claws_mail.Claws-Mail.desktop",
+        "org.gnome.Geary.desktop", "geary.desktop",
+    ]
+
+    /// True when the application with desktop file ID `id` accepts `attach=` in `mailto:`.
+    static func acceptsAttachments(handlerID id: String?) -> Bool {
+        guard let id else { return false }
+        return attachingPrograms.contains(id)
+    }
+
+    /// The `mailto:` URL for `message`: recipients, cc, bcc, subject and body. With
+    /// `attachInURL`, every attachment that is a file becomes an `attach=` parameter (its path,
+    /// percent-encoded); without it, the paths are listed at the end of the body.
+    static func url(for message: MailMessage, attachInURL: Bool = false) -> String {
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*:@/")
         func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
         func addresses(_ list: [String]) -> String { list.compactMap { Mailbox($0)?.address }.map(encoded).joined(separator: ",") }
@@ -98,19 +116,71 @@ enum MailHandOff {
             if case .file(let url) = attachment.content { return url.path }
             return nil
         }
-        if !files.isEmpty { body += (body.isEmpty ? "" : "\n\n") + "Attachments:\n" + files.joined(separator: "\n") }
+        if !files.isEmpty, !attachInURL {
+            body += (body.isEmpty ? "" : "\n\n") + "Attachments:\n" + files.joined(separator: "\n")
+        }
         var query: [String] = []
         if !message.cc.isEmpty { query.append("cc=" + addresses(message.cc)) }
         if !message.bcc.isEmpty { query.append("bcc=" + addresses(message.bcc)) }
         if !message.subject.isEmpty { query.append("subject=" + encoded(message.subject)) }
         if !body.isEmpty { query.append("body=" + encoded(body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n"))) }
+        if attachInURL { query += files.map { "attach=" + encoded($0) } }
         return "mailto:" + addresses(message.to) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     }
 
-    static func open(_ message: MailMessage) throws -> MailResult {
-        do { try message.validate() } catch { throw ShareError(.badData, "Mail: \(error)") }
-        let link = url(for: message)
-        try DesktopLauncher.open(link, what: "Mail")
-        return .handedOff(URL(string: link)!)
+    /// Writes every in-memory attachment into a file of its name in a new private folder under
+    /// the temporary directory (atomically), so the mail program can read it after we exit.
+    static func materialized(_ message: MailMessage) throws -> MailMessage {
+        var message = message
+        var folder: URL?
+        for index in message.attachments.indices {
+            guard case .data(let data) = message.attachments[index].content else { continue }
+            if folder == nil {
+                let made = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("sharesheet-mailto-\(UUID().uuidString)", isDirectory: true)
+                do {
+                    try FileManager.default.createDirectory(
+                        at: made, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                } catch {
+                    throw ShareError(.ioError, "Mail: cannot make a folder for the attachments: \(error.localizedDescription)")
+                }
+                folder = made
+            }
+            var name = message.attachments[index].filename.replacingOccurrences(of: "/", with: "_")
+            if name.isEmpty || name == "." || name == ".." { name = "attachment" }
+            var file = folder!.appendingPathComponent(name)
+            var counter = 1
+            while FileManager.default.fileExists(atPath: file.path) {
+                counter += 1
+                let base = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
+                file = folder!.appendingPathComponent("\(base)-\(counter)" + (ext.isEmpty ? "" : ".\(ext)"))
+            }
+            do { try data.write(to: file, options: .atomic) } catch {
+                throw ShareError(.ioError, "Mail: cannot write \(name): \(error.localizedDescription)")
+            }
+            message.attachments[index].content = .file(file)
+        }
+        return message
     }
+
+    /// Hands `message` to the registered mail program.
+    /// - Returns: the result, and a sentence saying how the attachments travelled (nil without any).
+    static func handOff(_ message: MailMessage) throws -> (result: MailResult, note: String?) {
+        do { try message.validate() } catch { throw ShareError(.badData, "Mail: \(error)") }
+        let message = try materialized(message)
+        let handler = DesktopLauncher.handlerID(forScheme: "mailto")
+        let attach = acceptsAttachments(handlerID: handler)
+        let link = url(for: message, attachInURL: attach)
+        try DesktopLauncher.open(link, what: "Mail")
+        var note: String?
+        if !message.attachments.isEmpty {
+            let program = handler.map { ($0 as NSString).deletingPathExtension } ?? "the mail program"
+            note = attach
+                ? "attachments handed to \(program) as attach= parameters"
+                : "\(program) takes no attachments in mailto: links; their paths are listed in the body"
+        }
+        return (.handedOff(URL(string: link)!), note)
+    }
+
+    static func open(_ message: MailMessage) throws -> MailResult { try handOff(message).result }
 }

@@ -116,10 +116,13 @@ public final class MailActivity: BuiltInActivity {
         Task.detached { [weak self] in
             let outcome: Result<MailResult, any Error>
             let queued = Locked<URL?>(nil)
+            var note: String?
             do {
                 let settings = try loadSettings(overrides)
                 if settings.handOff {
-                    outcome = .success(try MailHandOff.open(message))
+                    let handedOff = try MailHandOff.handOff(message)
+                    note = handedOff.note
+                    outcome = .success(handedOff.result)
                 } else {
                     outcome = .success(
                         try MailDelivery(settings: settings).deliver(
@@ -129,11 +132,11 @@ public final class MailActivity: BuiltInActivity {
             } catch {
                 outcome = .failure(error)
             }
-            await self?.finish(outcome, queued: queued.withLock { $0 })
+            await self?.finish(outcome, queued: queued.withLock { $0 }, note: note)
         }
     }
 
-    private func finish(_ outcome: Result<MailResult, any Error>, queued: URL?) {
+    private func finish(_ outcome: Result<MailResult, any Error>, queued: URL?, note: String? = nil) {
         switch outcome {
         case .success(.sent(let server, _)):
             returnedItems = ["sent through \(server)"]
@@ -142,7 +145,7 @@ public final class MailActivity: BuiltInActivity {
             returnedItems = [file]
             activityDidFinish(true)
         case .success(.handedOff(let url)):
-            returnedItems = [url]
+            if let note { returnedItems = [url, note] } else { returnedItems = [url] }
             activityDidFinish(true)
         case .failure(let error as ShareError):
             if error.kind == .cancelled { return activityDidFinish(false) }

@@ -12,6 +12,14 @@ enum DesktopLauncher {
         return true
     }
 
+    /// The desktop file ID (`org.gnome.Evolution.desktop`) of the application registered for
+    /// `scheme`, or nil when there is none.
+    static func handlerID(forScheme scheme: String) -> String? {
+        guard let info = g_app_info_get_default_for_uri_scheme(scheme) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        return g_app_info_get_id(info).map { String(cString: $0) }
+    }
+
     /// Launches the default handler of `url`'s scheme with it.
     /// - Throws: `ShareError(.unavailable)` with GLib's reason when none is registered or it fails.
     static func open(_ url: String, what: String) throws {
