@@ -127,10 +127,18 @@ let package = Package(
         .testTarget(name: "PrintingTests", dependencies: ["Printing", "ShareSheet", "ShareSheetSystem", "CCairo", "share"]),
         .testTarget(name: "OpenInTests", dependencies: ["OpenIn", "ShareSheet", "ShareSheetSystem", "share"]),
         .testTarget(name: "NearbyTests", dependencies: ["Nearby", "ShareSheet", "ShareSheetSystem", "share"]),
+        // What the Pasteboard and PhotoLibrary tests share: a temporary home, running `share`,
+        // spawning and reaping helper programs by PID.
+        .target(name: "LocalTestSupport", path: "Tests/LocalTestSupport"),
         .testTarget(
             name: "PasteboardTests",
-            dependencies: ["Pasteboard", "ShareSheet", "ShareSheetSystem", "share", "sharesheet-clipboard-owner"]),
-        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "ShareSheet", "ShareSheetSystem", "CGlibcShims", "share"]),
+            dependencies: [
+                "Pasteboard", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share",
+                "sharesheet-clipboard-owner",
+            ]),
+        .testTarget(
+            name: "PhotoLibraryTests",
+            dependencies: ["PhotoLibrary", "ShareSheet", "ShareSheetSystem", "CGlibcShims", "LocalTestSupport", "share"]),
         .testTarget(
             name: "ReadingListTests",
             dependencies: ["ReadingList", "ShareSheet", "ShareSheetSystem", "share", "reading-list-writer"]),

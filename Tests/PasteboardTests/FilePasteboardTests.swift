@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Pasteboard
 import ShareSheet
 import ShareSheetSystem

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// `share --activity photos` as a person runs it: real files, the built binary, exit codes.

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import PhotoLibrary
 import ShareSheet
 import ShareSheetSystem
