@@ -145,7 +145,6 @@ struct MastodonTests {
             try await composer.post(SocialPost(text: "Offline"))
         }
         #expect(error.kind == .temporaryFailure)
-        #expect(error.kind.rawValue == 75)
         #expect(error.message.contains("nothing was posted"))
     }
 

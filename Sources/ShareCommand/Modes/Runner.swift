@@ -172,7 +172,7 @@ struct Runner {
             ?? sheet.unavailable.first { $0.activity.activityType == type }?.activity
         for line in activity?.explanation(forActivityItems: items.map(\.value)) ?? [] { text += line + "\n" }
         context.standardOutput.write(text)
-        return offered ? .success : Termination(status: ShareError.Kind.unavailable.rawValue, message: nil)
+        return offered ? .success : Termination(status: Termination.status(of: .unavailable), message: nil)
     }
 
     // MARK: --activity

@@ -14,17 +14,31 @@ struct Termination: Error, Equatable {
     static let success = Termination(status: 0, message: nil)
 
     /// The status of dismissing the sheet or cancelling the activity (128 + SIGINT).
-    static let dismissedStatus = ShareError.Kind.cancelled.rawValue
+    static let dismissedStatus = status(of: .cancelled)
+
+    /// The sysexits status of each kind of failure (SPEC §4): the command's own mapping.
+    static func status(of kind: ShareError.Kind) -> Int32 {
+        switch kind {
+        case .usage: return 64
+        case .badData: return 65
+        case .noInput: return 66
+        case .unavailable: return 69
+        case .ioError: return 74
+        case .temporaryFailure: return 75
+        case .configuration: return 78
+        case .cancelled: return 130
+        }
+    }
 
     /// A `ShareError` ends with its kind's status; any other error is an I/O failure (74).
     static func of(_ error: any Error, activity: String? = nil) -> Termination {
         if let termination = error as? Termination { return termination }
         if let shareError = error as? ShareError {
-            return Termination(status: shareError.kind.rawValue, message: withoutPrefix(shareError.message))
+            return Termination(status: status(of: shareError.kind), message: withoutPrefix(shareError.message))
         }
         let description = (error as NSError).localizedDescription
         let message = activity.map { "\($0): \(description)" } ?? description
-        return Termination(status: ShareError.Kind.ioError.rawValue, message: message)
+        return Termination(status: status(of: .ioError), message: message)
     }
 
     /// How a presentation's outcome ends the command.

@@ -106,7 +106,7 @@ enum OutboxCommand: ShareSubcommand {
             guard let worst = failures.first else { return .success }
             let kind = failures.allSatisfy { $0.kind == .temporaryFailure } ? ShareError.Kind.temporaryFailure : worst.kind
             return Termination(
-                status: kind.rawValue, message: "outbox: \(failures.count) message(s) kept in the outbox")
+                status: Termination.status(of: kind), message: "outbox: \(failures.count) message(s) kept in the outbox")
         case "retry":
             try mailOutbox.retry(try single(rest, action: action))
             return .success

@@ -88,7 +88,7 @@ enum ReceiveCommand: ShareSubcommand {
         signals.forEach { $0.cancel() }
         receiver.stop()
         if once { return completed ? .success : Termination(status: 1, message: nil) }
-        return Termination(status: ShareError.Kind.cancelled.rawValue, message: nil)
+        return Termination(status: Termination.dismissedStatus, message: nil)
     }
 
     private nonisolated static func describe(_ offer: NearbyOffer) -> String {

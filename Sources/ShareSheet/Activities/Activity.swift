@@ -67,6 +67,22 @@ open class Activity {
     /// completion handler. Beyond UIKit.
     open var returnedItems: [Any]?
 
+    /// Where the items went (`sent`, `queued`, `saved`…), set by the activity before it
+    /// finishes. Beyond UIKit; nil lets the front end say `completed` or `failed` alone.
+    open var disposition: ShareDisposition?
+
+    /// Where the items went, when there is one place: a path, a URL or a print job id.
+    /// Beyond UIKit.
+    open var location: String?
+
+    /// Set when the activity fell back to its embedded default (queued, saved as PDF, opened a
+    /// web page): what it did and how to change it. Beyond UIKit.
+    open var fallback: ActivityFallback?
+
+    /// The host environment (XDG folders, display, configuration location) the activity must use
+    /// instead of the process's own. Set by the registry before the sheet is built.
+    public var hostEnvironment: HostEnvironment = .process
+
     /// What the sheet knows beyond the items: the sources' subject, caller-given values.
     /// Set before `prepare(withActivityItems:)`.
     public internal(set) var context = ActivityContext()

@@ -25,13 +25,25 @@ public struct ShareOutcome {
     public var returnedItems: [Any]?
     /// Why the activity failed, when it did.
     public var error: (any Error)?
+    /// Where the items went, as the activity said; nil when it said nothing.
+    public var disposition: ShareDisposition?
+    /// The path, URL or job id where the items went, when there is one.
+    public var location: String?
+    /// What the activity did instead of the real thing, and how to change it.
+    public var fallback: ActivityFallback?
 
     /// Describes an outcome.
-    public init(activityType: ActivityType?, completed: Bool, returnedItems: [Any]?, error: (any Error)?) {
+    public init(
+        activityType: ActivityType?, completed: Bool, returnedItems: [Any]?, error: (any Error)?,
+        disposition: ShareDisposition? = nil, location: String? = nil, fallback: ActivityFallback? = nil
+    ) {
         self.activityType = activityType
         self.completed = completed
         self.returnedItems = returnedItems
         self.error = error
+        self.disposition = disposition
+        self.location = location
+        self.fallback = fallback
     }
 
     /// The outcome of a dismissal.

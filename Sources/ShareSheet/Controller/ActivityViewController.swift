@@ -363,7 +363,8 @@ open class ActivityViewController {
         case .performing(let type), .showingInterface(let type):
             complete(
                 ShareOutcome(
-                    activityType: type, completed: completed, returnedItems: activity.returnedItems, error: error))
+                    activityType: type, completed: completed, returnedItems: activity.returnedItems, error: error,
+                    disposition: activity.disposition, location: activity.location, fallback: activity.fallback))
         default:
             return
         }

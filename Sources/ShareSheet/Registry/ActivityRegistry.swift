@@ -13,10 +13,17 @@ public final class ActivityRegistry {
     /// Every built-in, share row first, in table order.
     public private(set) var descriptors: [BuiltInActivityDescriptor]
     private var factories: [ActivityType: () -> BuiltInActivity] = [:]
+    /// The host environment every activity made here reads instead of the process's.
+    public var environment: HostEnvironment
 
-    /// Makes a registry of the given built-ins (the catalog by default), none installed.
-    public init(descriptors: [BuiltInActivityDescriptor] = BuiltInActivityDescriptor.catalog) {
+    /// Makes a registry of the given built-ins (the catalog by default), none installed, for
+    /// the host `environment` (this process's by default).
+    public init(
+        descriptors: [BuiltInActivityDescriptor] = BuiltInActivityDescriptor.catalog,
+        environment: HostEnvironment = .process
+    ) {
         self.descriptors = descriptors
+        self.environment = environment
     }
 
     /// Adds a built-in of ShareSheet's own (Open In, Mastodon) at the end of its row.
@@ -47,11 +54,16 @@ public final class ActivityRegistry {
     /// One activity per built-in: the installed backend's, or an unavailable stand-in.
     public func makeActivities() -> [BuiltInActivity] {
         descriptors.map { descriptor in
+            let activity: BuiltInActivity
             if let reason = descriptor.retiredReason {
-                return UnavailableBuiltInActivity(descriptor: descriptor, reason: reason)
+                activity = UnavailableBuiltInActivity(descriptor: descriptor, reason: reason)
+            } else if let factory = factories[descriptor.type] {
+                activity = factory()
+            } else {
+                activity = UnavailableBuiltInActivity(descriptor: descriptor, reason: Self.noBackendReason)
             }
-            if let factory = factories[descriptor.type] { return factory() }
-            return UnavailableBuiltInActivity(descriptor: descriptor, reason: Self.noBackendReason)
+            activity.hostEnvironment = environment
+            return activity
         }
     }
 }
