@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ShareSheetTerminal", targets: ["ShareSheetTerminal"]),
         .library(name: "ShareSheetBuiltins", targets: ["ShareSheetBuiltins"]),
         .library(name: "ShareSheetSystem", targets: ["ShareSheetSystem"]),
+        .library(name: "Sharing", targets: ["Sharing"]),
         .executable(name: "share", targets: ["share"]),
         .executable(name: "share-bench", targets: ["share-bench"]),
     ],
@@ -79,10 +80,13 @@ let package = Package(
         // Registers every backend module's built-in activities with the registry.
         .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet", "OpenIn", "ReadingList", "PhotoLibrary", "Mail", "Nearby", "Contacts", "Pasteboard", "Printing", "Social"]),
 
+        // The share layer every front end calls: item resolution, activity names, presets, results.
+        .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetBuiltins", "UniformTypes"]),
+
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "ShareSheetTerminal", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby"]),
+            dependencies: ["ShareSheet", "Sharing", "ShareSheetTerminal", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby"]),
         // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
         .target(
             name: "Mail",
@@ -149,6 +153,7 @@ let package = Package(
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem"]),
+        .testTarget(name: "SharingTests", dependencies: ["Sharing", "ShareSheet", "ShareSheetTesting", "UniformTypes"]),
         .testTarget(name: "SeedExampleTests", dependencies: ["ShareSheetUIKit", "ShareSheetTesting", "OpenIn"]),
         .testTarget(
             name: "ShareCommandTests",

@@ -1,6 +1,7 @@
 import Foundation
 import ShareSheet
 import ShareSheetTerminal
+import Sharing
 
 /// Everything the command touches outside itself: the registry, the standard streams, the
 /// environment. `ShareCommand.main` uses the process's own; tests pass their own.
@@ -13,7 +14,7 @@ public struct CommandContext {
     /// Where relative paths start.
     public var currentDirectory: String
     /// Reads all of standard input (for the `-` item).
-    public var readStandardInput: () throws -> Data
+    public var readStandardInput: @Sendable () throws -> Data
     /// Where the sheet reads picks and field values.
     public var lines: any LineSource
     /// Standard output.
@@ -34,7 +35,7 @@ public struct CommandContext {
         registry: ActivityRegistry = .shared,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         currentDirectory: String = FileManager.default.currentDirectoryPath,
-        readStandardInput: @escaping () throws -> Data = { try CommandContext.readAll(STDIN_FILENO) },
+        readStandardInput: @escaping @Sendable () throws -> Data = { try DescriptorReader.readAll(STDIN_FILENO) },
         lines: any LineSource = FileDescriptorLineSource(descriptor: STDIN_FILENO),
         standardOutput: any TextOutput = FileDescriptorOutput.standardOutput,
         standardError: any TextOutput = FileDescriptorOutput.standardError,
@@ -56,19 +57,9 @@ public struct CommandContext {
         self.catchesInterrupts = catchesInterrupts
     }
 
-    /// Reads a descriptor to its end, retrying interrupted reads.
-    public nonisolated static func readAll(_ descriptor: Int32) throws -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return data }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            }
-            data.append(contentsOf: buffer[0..<count])
-        }
+    /// Says `message` on standard error, as a line of the command's own.
+    func warn(_ message: String) {
+        standardError.write(Termination.prefixed(message))
     }
 
     /// True when colors are allowed: `NO_COLOR` is unset or empty and `TERM` is not `dumb`.

@@ -2,6 +2,7 @@ import Foundation
 import ShareSheet
 import ShareSheetBuiltins
 import ShareSheetTerminal
+import Sharing
 
 /// The `share` command (SPEC §4): parses the arguments, runs the sheet, a listing, an
 /// explanation or one activity, and turns the outcome into an exit status.
@@ -36,14 +37,15 @@ public enum ShareCommand {
         } catch {
             return finish(Termination.of(error), context: context)
         }
+        // Activities read the host's environment from the registry, never from the process.
+        context.registry.environment = HostEnvironment(variables: context.environment)
         let runner = Runner(invocation: invocation, context: context)
         do {
             return finish(try await runner.run(), context: context)
         } catch {
             let termination = Termination.of(error)
             if invocation.json, invocation.mode.printsResult {
-                context.standardOutput.write(
-                    Runner.result(type: nil, completed: false, returned: [], termination: termination).encoded + "\n")
+                context.standardOutput.write(ShareResult(failure: error).json + "\n")
             }
             return finish(termination, context: context)
         }

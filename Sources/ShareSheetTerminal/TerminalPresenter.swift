@@ -150,7 +150,17 @@ public final class TerminalPresenter: Presenter {
     private func fill(_ interface: ActivityInterface, controller: ActivityViewController, presentation id: Int) async {
         output.write(InterfaceScreen.header(interface, style: style))
         var values: InterfaceValues = [:]
-        var fields = interface.fields
+        // Fields filled ahead (the controller applied `--to`, `--subject`…) are shown, not asked
+        // again, unless the activity finds them wrong.
+        let preset = interface.fields.filter { field in
+            controller.presetValues[field.id] != nil && field.defaultValue.map { !$0.isEmpty } == true
+                && field.problem(with: field.defaultValue) == nil
+        }
+        for field in preset {
+            output.write(InterfaceScreen.presetLine(for: field, style: style))
+            values[field.id] = field.defaultValue
+        }
+        var fields = interface.fields.filter { field in !preset.contains { $0.id == field.id } }
         while true {
             for field in fields {
                 switch await ask(field, presentation: id) {

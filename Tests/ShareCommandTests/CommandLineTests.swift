@@ -310,12 +310,18 @@ final class CommandLineTests {
         #expect(run.standardError == "share: vimeo is not available: it takes videos only, and got text\n")
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["activityType", "completed", "returnedItems", "error"])
+        #expect(
+            Set(object.keys)
+                == [
+                    "activityType", "activity", "completed", "disposition", "location", "returnedItems", "fallback",
+                    "error",
+                ])
+        #expect(object["disposition"] as? String == "failed")
         #expect(object["activityType"] is NSNull)
         #expect(object["completed"] as? Bool == false)
         #expect((object["returnedItems"] as? [Any])?.isEmpty == true)
         let error = try #require(object["error"] as? [String: Any])
-        #expect(error["code"] as? Int == 69)
+        #expect(error["code"] as? String == "unavailable")
         #expect(error["message"] as? String == "vimeo is not available: it takes videos only, and got text")
     }
 
@@ -324,7 +330,7 @@ final class CommandLineTests {
         #expect(run.status == 66)
         #expect(
             run.standardOutput
-                == #"{"activityType":null,"completed":false,"returnedItems":[],"error":{"code":66,"message":"nope.txt: no such file"}}"#
+                == #"{"activityType":null,"activity":null,"completed":false,"disposition":"failed","location":null,"returnedItems":[],"fallback":null,"error":{"code":"no-input","message":"nope.txt: no such file"}}"#
                 + "\n")
     }
 }

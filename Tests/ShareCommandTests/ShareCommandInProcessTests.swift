@@ -2,6 +2,7 @@ import Foundation
 import ShareSheet
 import ShareSheetTerminal
 import ShareSheetTesting
+import Sharing
 import Testing
 
 @testable import ShareCommand
@@ -135,29 +136,27 @@ final class ShareCommandInProcessTests {
         // The sheet went to standard error; standard output holds only the result.
         #expect(
             output.text.hasSuffix(
-                #"{"activityType":null,"completed":false,"returnedItems":[],"error":{"code":130,"message":"dismissed"}}"#
+                #"{"activityType":null,"activity":null,"completed":false,"disposition":"cancelled","location":null,"returnedItems":[],"fallback":null,"error":{"code":"cancelled","message":"dismissed"}}"#
                     + "\n"))
         #expect(errors.text.contains("Share:"))
         #expect(!output.text.contains("Share:"))
     }
 
     @Test func exitStatusesComeFromOnePlace() {
-        #expect(Termination.of(ShareError(.badData, "share: x: bad")) == Termination(status: 65, message: "x: bad"))
+        #expect(Termination.of(ShareError(.badData, "x: bad")) == Termination(status: 65, message: "x: bad"))
         #expect(Termination.of(CocoaError(.fileReadUnknown)).status == 74)
-        #expect(Termination.of(ShareOutcome.dismissed, title: nil, interfaceCancelled: false).status == 130)
-        let cancelled = ShareOutcome(activityType: .mail, completed: false, returnedItems: nil, error: nil)
-        #expect(Termination.of(cancelled, title: "Mail", interfaceCancelled: true).status == 130)
-        #expect(
-            Termination.of(cancelled, title: "Mail", interfaceCancelled: false)
-                == Termination(status: 1, message: "Mail did not complete"))
-    }
-
-    @Test func suggestions() {
-        #expect(Suggestions.closest(to: "mial", among: ["mail", "message", "print"]) == ["mail"])
-        #expect(Suggestions.closest(to: "photo", among: ["photos", "print"]) == ["photos"])
-        #expect(Suggestions.closest(to: "xyzzy", among: ["mail", "copy"]).isEmpty)
-        #expect(Suggestions.phrase(["a", "b", "c"]) == "'a', 'b' or 'c'")
-        #expect(Suggestions.editDistance("mial", "mail") == 1)
+        #expect(Termination.of(ShareResult.dismissed, title: nil) == Termination(status: 130, message: nil))
+        let cancelled = ShareResult(activity: "mail", completed: false, disposition: .cancelled)
+        #expect(Termination.of(cancelled, title: "Mail").status == 130)
+        let incomplete = ShareResult(activity: "mail", completed: false)
+        #expect(Termination.of(incomplete, title: "Mail") == Termination(status: 1, message: "Mail did not complete"))
+        let queued = ShareResult(
+            activity: "mail", completed: false, disposition: .queued,
+            error: .init(code: .temporaryFailure, message: "Mail: server down"))
+        #expect(Termination.of(queued, title: "Mail") == Termination(status: 75, message: "Mail: server down"))
+        let statuses = ShareError.Kind.allCases.map(Termination.status(of:))
+        #expect(statuses == [64, 65, 66, 69, 74, 75, 78, 130])
+        #expect(Termination(status: 1, message: "x").line == "share: x\n")
     }
 }
 

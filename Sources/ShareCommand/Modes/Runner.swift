@@ -1,6 +1,7 @@
 import Foundation
 import ShareSheet
 import ShareSheetTerminal
+import Sharing
 
 /// Carries out one invocation in a context.
 @MainActor
@@ -9,6 +10,7 @@ struct Runner {
     let context: CommandContext
 
     private var registry: ActivityRegistry { context.registry }
+    private var host: ShareHost { ShareHost(registry: context.registry) }
 
     /// Runs the invocation; returns how the command ends, or throws an error that says it.
     func run() async throws -> Termination {
@@ -26,27 +28,24 @@ struct Runner {
             break
         }
         if invocation.items.isEmpty {
-            throw ShareError(.usage, "share: nothing to share: give a file, a URL, - or --text")
+            throw ShareError(.usage, "nothing to share: give a file, a URL, - or --text")
         }
         if invocation.mode == .sheet, !context.standardInputIsTerminal {
             throw ShareError(
                 .usage,
-                "share: standard input is not a terminal, so there is no sheet to answer: "
+                "standard input is not a terminal, so there is no sheet to answer: "
                     + "use --activity NAME to share without one, or --list to see the names")
         }
-        let excluded = try invocation.exclusions.map { try ActivityNames.type(named: $0, in: registry) }
         var chosen: ActivityType?
         switch invocation.mode {
-        case .explain(let name), .activity(let name): chosen = try ActivityNames.type(named: name, in: registry)
+        case .explain(let name), .activity(let name): chosen = try host.names.type(named: name)
         default: break
         }
         let resolver = ItemResolver(
             currentDirectory: context.currentDirectory, readStandardInput: context.readStandardInput)
         let items = try resolver.resolve(invocation.items)
-        let controller = ActivityViewController(
-            activityItems: items.map(\.value), applicationActivities: nil, registry: registry)
-        controller.excludedActivityTypes = excluded.isEmpty ? nil : excluded
-        controller.presetValues = presetValues()
+        let controller = try host.controller(
+            for: items, presets: invocation.presets, excluding: invocation.exclusions)
 
         switch invocation.mode {
         case .list:
@@ -58,16 +57,6 @@ struct Runner {
         default:
             return try await showSheet(controller)
         }
-    }
-
-    /// `--subject`, `--to` and `--set`, as text the interface converts to each field's kind.
-    func presetValues() -> InterfaceValues {
-        var values: InterfaceValues = [:]
-        if let subject = invocation.subject { values["subject"] = .text(subject) }
-        if !invocation.recipients.isEmpty { values["to"] = .text(invocation.recipients.joined(separator: ",")) }
-        for setting in invocation.settings { values[setting.field] = .text(setting.value) }
-        if let app = invocation.application { values["app"] = .text(app) }
-        return values
     }
 
     // MARK: --list
@@ -128,10 +117,9 @@ struct Runner {
     }
 
     private func entry(_ activity: Activity, reason: String?) -> ListEntry {
-        let type = activity.activityType?.rawValue
+        let name = host.names.entry(for: activity)
         return ListEntry(
-            name: activity.commandName ?? type ?? "?", type: type, title: activity.activityTitle ?? type ?? "?",
-            reason: reason)
+            name: name.name, type: activity.activityType?.rawValue, title: name.title, reason: reason)
     }
 
     /// The controller's reason, in the command's words where they differ.
@@ -143,7 +131,7 @@ struct Runner {
 
     private func explain(_ type: ActivityType, sheet: ActivitySheet, items: [ResolvedItem]) -> Termination {
         let descriptor = registry.descriptor(for: type)
-        let name = ActivityNames.name(of: type, in: registry)
+        let name = host.names.name(of: type)
         var text = "\(descriptor?.title ?? name) (\(name), \(type.rawValue))\n"
         if let descriptor { text += "accepts: \(descriptor.acceptance.summary)\n" }
         text += "items:\n"
@@ -167,9 +155,7 @@ struct Runner {
             text += "not offered: \(why ?? "it is not part of this sheet")\n"
             offered = false
         }
-        let activity =
-            sheet.activities.first { $0.activityType == type }
-            ?? sheet.unavailable.first { $0.activity.activityType == type }?.activity
+        let activity = host.activity(type, on: sheet)
         for line in activity?.explanation(forActivityItems: items.map(\.value)) ?? [] { text += line + "\n" }
         context.standardOutput.write(text)
         return offered ? .success : Termination(status: Termination.status(of: .unavailable), message: nil)
@@ -179,18 +165,16 @@ struct Runner {
 
     private func perform(_ type: ActivityType, controller: ActivityViewController) async throws -> Termination {
         let sheet = controller.sheet
-        let name = ActivityNames.name(of: type, in: registry)
-        guard let activity = sheet.activities.first(where: { $0.activityType == type }) else {
-            let why = sheet.unavailable.first { $0.activity.activityType == type }.map { reason($0.reason) }
-            throw ShareError(.unavailable, "share: \(name) is not available: \(why ?? "it cannot act on these items")")
+        do {
+            try host.requireOffered(type, on: sheet)
+        } catch let error as ShareError {
+            throw ShareError(error.kind, reason(error.message), hint: error.hint)
         }
         let presenter = ScriptedProgressPresenter(
             pick: type, progressOutput: context.standardErrorIsTerminal ? context.standardError : nil,
             progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO))
         let outcome = await present(controller, with: presenter)
-        let termination = Termination.of(outcome, title: activity.activityTitle, interfaceCancelled: false)
-        report(outcome, termination: termination)
-        return termination
+        return report(host.result(of: outcome, activity: host.activity(type, on: sheet)))
     }
 
     // MARK: The sheet
@@ -200,7 +184,7 @@ struct Runner {
             let reasons = Set(controller.sheet.unavailable.map { reason($0.reason) })
             let why =
                 reasons.count == 1 ? ": " + reasons.first! : "; \(listCommand()) shows why"
-            throw ShareError(.unavailable, "share: no activity is available for these items" + why)
+            throw ShareError(.unavailable, "no activity is available for these items" + why)
         }
         // The sheet keeps standard output for results when they are JSON or go to a pipe.
         let onStandardOutput = context.standardOutputIsTerminal && !invocation.json
@@ -216,13 +200,8 @@ struct Runner {
         controller.present(with: presenter)
         let outcome = await controller.waitForCompletion()
         if presenter.wasInterrupted { await controller.waitForProvidersToStop() }
-        let title = outcome.activityType.flatMap { type in
-            controller.sheet.activities.first { $0.activityType == type }?.activityTitle
-        }
-        let termination = Termination.of(
-            outcome, title: title, interfaceCancelled: presenter.interfaceWasCancelled)
-        report(outcome, termination: termination)
-        return termination
+        let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
+        return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
     }
 
     /// The `share --list …` command line for the same items, quoted for a shell.
@@ -231,6 +210,8 @@ struct Runner {
             switch item {
             case .operand(let operand): return [Self.shellQuoted(operand)]
             case .text(let text): return ["--text", Self.shellQuoted(text)]
+            case .standardInput: return ["-"]
+            case .fileDescriptor, .bytes: return []
             }
         }
         return (["share", "--list"] + words).joined(separator: " ")
@@ -260,44 +241,21 @@ struct Runner {
         return outcome
     }
 
-    /// Prints the result: a JSON object under `--json`, else what the activity returned, one
-    /// per line.
-    private func report(_ outcome: ShareOutcome, termination: Termination) {
-        let returned = outcome.returnedItems ?? []
+    /// Prints the result (the JSON object under `--json`, else what the activity returned, one
+    /// per line), says any fallback in words on standard error, and returns how the command ends.
+    private func report(_ result: ShareResult) -> Termination {
+        let title = result.activityType.flatMap { registry.descriptor(for: ActivityType($0))?.title }
+        let termination = Termination.of(result, title: title)
+        if let fallback = result.fallback {
+            context.warn(fallback.message)
+            context.warn("to change this: " + fallback.hint)
+        }
         if invocation.json {
-            let object = Self.result(
-                type: outcome.activityType, completed: outcome.completed, returned: returned, termination: termination)
-            context.standardOutput.write(object.encoded + "\n")
+            context.standardOutput.write(result.json + "\n")
         } else if termination.status == 0 {
-            context.standardOutput.write(returned.map { Self.text(of: $0) + "\n" }.joined())
+            context.standardOutput.write(result.returnedItems.map { $0 + "\n" }.joined())
         }
-    }
-
-    /// The result object of SPEC §4; `error` is set whenever the exit status is not 0.
-    static func result(type: ActivityType?, completed: Bool, returned: [Any], termination: Termination) -> JSONValue {
-        let error: JSONValue =
-            termination.status == 0
-            ? .null
-            : .object([
-                ("code", .number(Int(termination.status))),
-                ("message", .string(termination.message ?? "dismissed")),
-            ])
-        return .object([
-            ("activityType", type.map { .string($0.rawValue) } ?? .null),
-            ("completed", .bool(completed)),
-            ("returnedItems", .array(returned.map { .string(text(of: $0)) })),
-            ("error", error),
-        ])
-    }
-
-    /// A returned item as text: file URLs as paths, other URLs as strings.
-    static func text(of item: Any) -> String {
-        switch item {
-        case let url as URL: return url.isFileURL ? url.path : url.absoluteString
-        case let text as String: return text
-        case let dataItem as DataItem: return dataItem.filename
-        default: return String(describing: item)
-        }
+        return termination
     }
 }
 

@@ -1,9 +1,11 @@
 import Foundation
 import ShareSheet
+import Sharing
 
 /// How the command ends: its exit status and the one line it prints on standard error.
 ///
-/// The one place where errors and outcomes become exit statuses (sysexits, SPEC §4).
+/// The one place where errors and results become exit statuses (sysexits, SPEC §4), and where
+/// the program's name goes in front of what it says.
 struct Termination: Error, Equatable {
     /// The exit status.
     var status: Int32
@@ -16,7 +18,7 @@ struct Termination: Error, Equatable {
     /// The status of dismissing the sheet or cancelling the activity (128 + SIGINT).
     static let dismissedStatus = status(of: .cancelled)
 
-    /// The sysexits status of each kind of failure (SPEC §4): the command's own mapping.
+    /// The sysexits status of each kind of failure.
     static func status(of kind: ShareError.Kind) -> Int32 {
         switch kind {
         case .usage: return 64
@@ -31,35 +33,28 @@ struct Termination: Error, Equatable {
     }
 
     /// A `ShareError` ends with its kind's status; any other error is an I/O failure (74).
-    static func of(_ error: any Error, activity: String? = nil) -> Termination {
+    static func of(_ error: any Error) -> Termination {
         if let termination = error as? Termination { return termination }
-        if let shareError = error as? ShareError {
-            return Termination(status: status(of: shareError.kind), message: withoutPrefix(shareError.message))
-        }
-        let description = (error as NSError).localizedDescription
-        let message = activity.map { "\($0): \(description)" } ?? description
-        return Termination(status: status(of: .ioError), message: message)
+        return of(ShareResult.Failure(error))
     }
 
-    /// How a presentation's outcome ends the command.
-    /// - Parameters:
-    ///   - title: the activity's title, for "did not complete".
-    ///   - interfaceCancelled: true when the person cancelled the activity's interface.
-    @MainActor
-    static func of(_ outcome: ShareOutcome, title: String?, interfaceCancelled: Bool) -> Termination {
-        if let error = outcome.error { return of(error, activity: title) }
-        if outcome.completed { return .success }
-        if outcome.activityType == nil || interfaceCancelled {
-            return Termination(status: dismissedStatus, message: nil)
-        }
-        return Termination(status: 1, message: "\(title ?? outcome.activityType?.rawValue ?? "the activity") did not complete")
+    /// How a failure ends the command.
+    static func of(_ failure: ShareResult.Failure) -> Termination {
+        Termination(status: status(of: failure.code), message: failure.code == .cancelled ? nil : failure.message)
     }
 
-    /// Messages are kept without the program name; ShareErrors raised here carry it.
-    private static func withoutPrefix(_ message: String) -> String {
-        message.hasPrefix("share: ") ? String(message.dropFirst("share: ".count)) : message
+    /// How a share's result ends the command.
+    /// - Parameter title: the activity's title, for "did not complete".
+    static func of(_ result: ShareResult, title: String?) -> Termination {
+        if let failure = result.error { return of(failure) }
+        if result.completed { return .success }
+        if result.disposition == .cancelled { return Termination(status: dismissedStatus, message: nil) }
+        return Termination(status: 1, message: "\(title ?? result.activity ?? "the activity") did not complete")
     }
 
     /// The line for standard error, with the program name.
-    var line: String? { message.map { "share: \($0)\n" } }
+    var line: String? { message.map(Self.prefixed) }
+
+    /// A line as the command says it on standard error: "share: …" and a newline.
+    static func prefixed(_ message: String) -> String { "share: \(message)\n" }
 }

@@ -1,4 +1,5 @@
 import ShareSheet
+import Sharing
 
 /// What the command line asks for, before anything is read or looked up.
 struct Invocation: Equatable {
@@ -18,23 +19,23 @@ struct Invocation: Equatable {
         case version
     }
 
-    /// One ITEM operand or `--text` value, in command-line order.
-    enum ItemArgument: Equatable {
-        /// A path, a URL or `-`.
-        case operand(String)
-        /// A `--text` value.
-        case text(String)
-    }
-
     var mode: Mode = .sheet
     var json = false
-    var items: [ItemArgument] = []
+    /// The ITEM operands and `--text` values, in command-line order.
+    var items: [ShareItemInput] = []
     var subject: String?
     var recipients: [String] = []
     var settings: [Setting] = []
     var exclusions: [String] = []
     /// `--app ID`: the application Open In uses, without asking.
     var application: String?
+
+    /// `--to`, `--subject`, `--set` and `--app` as the share layer's presets.
+    var presets: SharePresets {
+        var settings = self.settings.map { (key: $0.field, value: $0.value) }
+        if let application { settings.append((key: "app", value: application)) }
+        return SharePresets(to: recipients, subject: subject, settings: settings)
+    }
 
     /// A `--set FIELD=VALUE`.
     struct Setting: Equatable {
@@ -58,9 +59,9 @@ struct Invocation: Equatable {
 
         func setMode(_ mode: Mode, option: String) throws {
             if let modeOption, modeOption != option {
-                throw ShareError(.usage, "share: \(modeOption) and \(option) cannot be used together")
+                throw ShareError(.usage, "\(modeOption) and \(option) cannot be used together")
             }
-            if modeOption == option { throw ShareError(.usage, "share: \(option) can be given only once") }
+            if modeOption == option { throw ShareError(.usage, "\(option) can be given only once") }
             modeOption = option
             invocation.mode = mode
         }
@@ -70,7 +71,11 @@ struct Invocation: Equatable {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+            if argument == "-" {
+                invocation.items.append(.standardInput)
+                continue
+            }
+            if optionsEnded || !argument.hasPrefix("-") {
                 invocation.items.append(.operand(argument))
                 continue
             }
@@ -87,7 +92,7 @@ struct Invocation: Equatable {
             if name == "-h" { name = "--help" }
 
             if flagOptions.contains(name) {
-                if attached != nil { throw ShareError(.usage, "share: \(name) takes no value") }
+                if attached != nil { throw ShareError(.usage, "\(name) takes no value") }
                 switch name {
                 case "--list": try setMode(.list, option: name)
                 case "--json": invocation.json = true
@@ -97,7 +102,7 @@ struct Invocation: Equatable {
                 continue
             }
             guard valueOptions.contains(name) else {
-                throw ShareError(.usage, "share: unknown option '\(name)'" + suggestion(for: name))
+                throw ShareError(.usage, "unknown option '\(name)'" + suggestion(for: name))
             }
             let value: String
             if let attached {
@@ -106,7 +111,7 @@ struct Invocation: Equatable {
                 value = arguments[index]
                 index += 1
             } else {
-                throw ShareError(.usage, "share: \(name) needs a value")
+                throw ShareError(.usage, "\(name) needs a value")
             }
             switch name {
             case "--text":
@@ -116,18 +121,18 @@ struct Invocation: Equatable {
             case "--explain":
                 try setMode(.explain(value), option: name)
             case "--subject":
-                if invocation.subject != nil { throw ShareError(.usage, "share: --subject can be given only once") }
+                if invocation.subject != nil { throw ShareError(.usage, "--subject can be given only once") }
                 invocation.subject = value
             case "--to":
                 invocation.recipients += splitList(value)
             case "--exclude":
                 invocation.exclusions += splitList(value)
             case "--app":
-                if invocation.application != nil { throw ShareError(.usage, "share: --app can be given only once") }
+                if invocation.application != nil { throw ShareError(.usage, "--app can be given only once") }
                 invocation.application = value
             default:
                 guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-                    throw ShareError(.usage, "share: --set needs FIELD=VALUE, got '\(value)'")
+                    throw ShareError(.usage, "--set needs FIELD=VALUE, got '\(value)'")
                 }
                 invocation.settings.append(
                     Setting(field: String(value[..<equals]), value: String(value[value.index(after: equals)...])))
@@ -135,7 +140,7 @@ struct Invocation: Equatable {
         }
         if wantsHelp { invocation.mode = .help } else if wantsVersion { invocation.mode = .version }
         if invocation.json, invocation.mode.isExplain {
-            throw ShareError(.usage, "share: --json works with --list, --activity or the sheet, not with --explain")
+            throw ShareError(.usage, "--json works with --list, --activity or the sheet, not with --explain")
         }
         return invocation
     }

@@ -18,12 +18,12 @@ enum AccountsCommand: ShareSubcommand {
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
         var rest = arguments[...]
         guard let action = rest.popFirst() else {
-            throw ShareError(.usage, "share: accounts: say list, add SERVICE or remove SERVICE")
+            throw ShareError(.usage, "accounts: say list, add SERVICE or remove SERVICE")
         }
         let store = AccountStore(environment: context.environment)
         switch action {
         case "list":
-            guard rest.isEmpty else { throw ShareError(.usage, "share: accounts list takes no arguments") }
+            guard rest.isEmpty else { throw ShareError(.usage, "accounts list takes no arguments") }
             let accounts = try store.list()
             if accounts.isEmpty {
                 context.standardOutput.write("no accounts (add one with share accounts add SERVICE)\n")
@@ -42,7 +42,7 @@ enum AccountsCommand: ShareSubcommand {
                 } else if argument.hasPrefix("--token=") {
                     token = String(argument.dropFirst("--token=".count))
                 } else {
-                    throw ShareError(.usage, "share: accounts add: unknown argument '\(argument)'")
+                    throw ShareError(.usage, "accounts add: unknown argument '\(argument)'")
                 }
             }
             if token == nil {
@@ -58,23 +58,23 @@ enum AccountsCommand: ShareSubcommand {
             return .success
         case "remove":
             let service = try serviceArgument(&rest, action: action)
-            guard rest.isEmpty else { throw ShareError(.usage, "share: accounts remove takes one service") }
+            guard rest.isEmpty else { throw ShareError(.usage, "accounts remove takes one service") }
             if try store.remove(service) {
                 context.standardOutput.write("\(service): token removed\n")
                 return .success
             }
-            throw ShareError(.noInput, "share: accounts: \(service): no account to remove")
+            throw ShareError(.noInput, "accounts: \(service): no account to remove")
         default:
-            throw ShareError(.usage, "share: accounts: unknown action '\(action)' (list, add or remove)")
+            throw ShareError(.usage, "accounts: unknown action '\(action)' (list, add or remove)")
         }
     }
 
     private static func serviceArgument(_ rest: inout ArraySlice<String>, action: String) throws -> SocialService {
         guard let name = rest.popFirst() else {
-            throw ShareError(.usage, "share: accounts \(action): name a service (\(serviceNames))")
+            throw ShareError(.usage, "accounts \(action): name a service (\(serviceNames))")
         }
         guard let service = SocialService(named: name) else {
-            throw ShareError(.usage, "share: accounts: unknown service '\(name)' (\(serviceNames))")
+            throw ShareError(.usage, "accounts: unknown service '\(name)' (\(serviceNames))")
         }
         return service
     }

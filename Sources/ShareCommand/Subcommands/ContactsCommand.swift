@@ -14,7 +14,7 @@ enum ContactsCommand: ShareSubcommand {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
         guard let action = arguments.first else {
-            throw ShareError(.usage, "share: contacts: give an action: list or show")
+            throw ShareError(.usage, "contacts: give an action: list or show")
         }
         var json = false
         var operands: [String] = []
@@ -27,19 +27,19 @@ enum ContactsCommand: ShareSubcommand {
             } else if argument == "--json" {
                 json = true
             } else {
-                throw ShareError(.usage, "share: contacts \(action): unknown option '\(argument)'")
+                throw ShareError(.usage, "contacts \(action): unknown option '\(argument)'")
             }
         }
         let directories = XDGDirectories(environment: context.environment)
         let book = try ContactBook.configured(directories: directories)
         let listing = try await Task.detached { try book.load() }.value
         for skipped in listing.skipped {
-            context.standardError.write("share: warning: \(skipped.description)\n")
+            context.warn("warning: \(skipped.description)")
         }
         switch action {
         case "list":
             if let extra = operands.first {
-                throw ShareError(.usage, "share: contacts list: unexpected argument '\(extra)'")
+                throw ShareError(.usage, "contacts list: unexpected argument '\(extra)'")
             }
             if json {
                 context.standardOutput.write(JSONValue.array(listing.contacts.map(object)).encoded + "\n")
@@ -49,19 +49,19 @@ enum ContactsCommand: ShareSubcommand {
             return .success
         case "show":
             guard operands.count == 1, let query = operands.first, !query.isEmpty else {
-                throw ShareError(.usage, "share: contacts show: give one name, e-mail address or UID")
+                throw ShareError(.usage, "contacts show: give one name, e-mail address or UID")
             }
             switch ContactBook.match(query, in: listing.contacts) {
             case .one(let contact):
                 context.standardOutput.write(json ? object(contact).encoded + "\n" : details(contact))
                 return .success
             case .several(let matches):
-                throw ShareError(.usage, "share: contacts show: " + ContactBook.ambiguity(query, matches))
+                throw ShareError(.usage, "contacts show: " + ContactBook.ambiguity(query, matches))
             case .none:
-                throw ShareError(.noInput, "share: contacts show: no contact matches “\(query)” in \(book.folder.path)")
+                throw ShareError(.noInput, "contacts show: no contact matches “\(query)” in \(book.folder.path)")
             }
         default:
-            throw ShareError(.usage, "share: contacts: unknown action '\(action)' (list, show)")
+            throw ShareError(.usage, "contacts: unknown action '\(action)' (list, show)")
         }
     }
 

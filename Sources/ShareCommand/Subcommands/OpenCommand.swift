@@ -1,6 +1,7 @@
 import Foundation
 import OpenIn
 import ShareSheet
+import Sharing
 
 /// `share open [--app ID] URL|FILE...`: opens links and files with the desktop's applications,
 /// the way `Workspace.open(_:)` does (maps links through the `geo:` handler or a web map).
@@ -59,7 +60,7 @@ enum OpenCommand: ShareSubcommand {
             for note in notes { context.standardError.write("share open: \(note)\n") }
             return .success
         case .failure(let error):
-            throw ShareError(error.kind.shareErrorKind, "share: open: " + error.message)
+            throw ShareError(error.kind.shareErrorKind, "open: " + error.message)
         }
     }
 
@@ -68,11 +69,11 @@ enum OpenCommand: ShareSubcommand {
         let path = operand.hasPrefix("/") ? operand : (currentDirectory as NSString).appendingPathComponent(operand)
         if let scheme = ItemResolver.scheme(of: operand), !FileManager.default.fileExists(atPath: path) {
             guard let url = URL(string: operand), url.scheme != nil else {
-                throw ShareError(.badData, "share: open: \(operand): not a valid URL")
+                throw ShareError(.badData, "open: \(operand): not a valid URL")
             }
             if scheme == "file" {
                 guard url.host == nil || url.host == "" || url.host == "localhost" else {
-                    throw ShareError(.badData, "share: open: \(operand): not a local file URL")
+                    throw ShareError(.badData, "open: \(operand): not a local file URL")
                 }
                 return try fileURL(url.path, label: operand)
             }
@@ -83,10 +84,10 @@ enum OpenCommand: ShareSubcommand {
 
     private static func fileURL(_ path: String, label: String) throws -> URL {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw ShareError(.noInput, "share: open: \(label): no such file")
+            throw ShareError(.noInput, "open: \(label): no such file")
         }
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw ShareError(.noInput, "share: open: \(label): permission denied")
+            throw ShareError(.noInput, "open: \(label): permission denied")
         }
         return URL(fileURLWithPath: path).standardizedFileURL
     }

@@ -17,7 +17,7 @@ enum OutboxCommand: ShareSubcommand {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
         guard let action = arguments.first else {
-            throw ShareError(.usage, "share: outbox: give an action: list, show, flush, retry or remove")
+            throw ShareError(.usage, "outbox: give an action: list, show, flush, retry or remove")
         }
         let directories = XDGDirectories(environment: context.environment)
         let mailOutbox = MailOutbox(directories: directories)
@@ -27,7 +27,7 @@ enum OutboxCommand: ShareSubcommand {
         while let index = rest.firstIndex(where: { $0 == "--set" || $0.hasPrefix("--set=") }) {
             let value: String
             if rest[index] == "--set" {
-                guard index + 1 < rest.count else { throw ShareError(.usage, "share: --set needs FIELD=VALUE") }
+                guard index + 1 < rest.count else { throw ShareError(.usage, "--set needs FIELD=VALUE") }
                 value = rest[index + 1]
                 rest.removeSubrange(index...(index + 1))
             } else {
@@ -35,13 +35,13 @@ enum OutboxCommand: ShareSubcommand {
                 rest.remove(at: index)
             }
             guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-                throw ShareError(.usage, "share: --set needs FIELD=VALUE, got '\(value)'")
+                throw ShareError(.usage, "--set needs FIELD=VALUE, got '\(value)'")
             }
             overrides[String(value[..<equals])] = String(value[value.index(after: equals)...])
         }
         switch action {
         case "list":
-            guard rest.isEmpty else { throw ShareError(.usage, "share: outbox list takes no operands") }
+            guard rest.isEmpty else { throw ShareError(.usage, "outbox list takes no operands") }
             var text = ""
             for entry in mailOutbox.entries() {
                 let subject = entry.subject.isEmpty ? "(no subject)" : entry.subject
@@ -74,7 +74,7 @@ enum OutboxCommand: ShareSubcommand {
                     + String(decoding: header, as: UTF8.self))
             return .success
         case "flush":
-            guard rest.isEmpty else { throw ShareError(.usage, "share: outbox flush takes no operands") }
+            guard rest.isEmpty else { throw ShareError(.usage, "outbox flush takes no operands") }
             let configuration = try Configuration.load(from: directories)
             let messageOutcomes = try await background {
                 MessageDelivery(settings: try MessageSettings(configuration: configuration, directories: directories)).flush()
@@ -83,7 +83,7 @@ enum OutboxCommand: ShareSubcommand {
             for outcome in messageOutcomes {
                 if let error = outcome.error {
                     failures.append(error)
-                    context.standardError.write("share: outbox: kept \(outcome.id): \(error.message)\n")
+                    context.warn("outbox: kept \(outcome.id): \(error.message)")
                 } else {
                     context.standardOutput.write("sent \(outcome.id)\n")
                 }
@@ -97,7 +97,7 @@ enum OutboxCommand: ShareSubcommand {
                 for outcome in outcomes {
                     if let error = outcome.error {
                         failures.append(error)
-                        context.standardError.write("share: outbox: kept \(outcome.id): \(error.message)\n")
+                        context.warn("outbox: kept \(outcome.id): \(error.message)")
                     } else {
                         context.standardOutput.write("sent \(outcome.id)\n")
                     }
@@ -119,12 +119,12 @@ enum OutboxCommand: ShareSubcommand {
             }
             return .success
         default:
-            throw ShareError(.usage, "share: outbox: unknown action '\(action)' (list, show, flush, retry or remove)")
+            throw ShareError(.usage, "outbox: unknown action '\(action)' (list, show, flush, retry or remove)")
         }
     }
 
     private static func single(_ operands: [String], action: String) throws -> String {
-        guard operands.count == 1 else { throw ShareError(.usage, "share: outbox \(action) needs one ID (see share outbox list)") }
+        guard operands.count == 1 else { throw ShareError(.usage, "outbox \(action) needs one ID (see share outbox list)") }
         return operands[0]
     }
 

@@ -21,15 +21,15 @@ enum PasteCommand: ShareSubcommand {
             switch argument {
             case "--types": listTypes = true
             case "--type":
-                guard let value = rest.popFirst() else { throw ShareError(.usage, "share: paste: --type needs a type") }
+                guard let value = rest.popFirst() else { throw ShareError(.usage, "paste: --type needs a type") }
                 requested = value
             case _ where argument.hasPrefix("--type="): requested = String(argument.dropFirst("--type=".count))
-            default: throw ShareError(.usage, "share: paste: unknown argument '\(argument)'")
+            default: throw ShareError(.usage, "paste: unknown argument '\(argument)'")
             }
         }
         let backend = Pasteboard.automaticBackend(environment: context.environment)
         let offered = try backend.types()
-        guard !offered.isEmpty else { throw ShareError(.noInput, "share: paste: the pasteboard is empty (\(backend.name))") }
+        guard !offered.isEmpty else { throw ShareError(.noInput, "paste: the pasteboard is empty (\(backend.name))") }
         if listTypes {
             context.standardOutput.write(offered.map { $0 + "\n" }.joined())
             return .success
@@ -38,17 +38,17 @@ enum PasteCommand: ShareSubcommand {
         if let requested {
             let mime = offered.contains(requested) || requested.contains("/") ? requested : UTType(requested)?.preferredMIMEType ?? requested
             guard offered.contains(mime) else {
-                throw ShareError(.noInput, "share: paste: the pasteboard has no \(requested); it offers \(offered.joined(separator: ", "))")
+                throw ShareError(.noInput, "paste: the pasteboard has no \(requested); it offers \(offered.joined(separator: ", "))")
             }
             type = mime
         } else {
             guard let text = Pasteboard.textTypes.first(where: offered.contains) else {
-                throw ShareError(.noInput, "share: paste: the pasteboard holds no text; it offers \(offered.joined(separator: ", ")) (use --type)")
+                throw ShareError(.noInput, "paste: the pasteboard holds no text; it offers \(offered.joined(separator: ", ")) (use --type)")
             }
             type = text
         }
         guard let data = try backend.data(forType: type) else {
-            throw ShareError(.noInput, "share: paste: \(type) is no longer on the pasteboard")
+            throw ShareError(.noInput, "paste: \(type) is no longer on the pasteboard")
         }
         if let output = context.standardOutput as? FileDescriptorOutput {
             try write(data, to: output.descriptor)
@@ -65,7 +65,7 @@ enum PasteCommand: ShareSubcommand {
                 let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
-                    throw ShareError(.ioError, "share: paste: cannot write: \(String(cString: strerror(errno)))")
+                    throw ShareError(.ioError, "paste: cannot write: \(String(cString: strerror(errno)))")
                 }
                 offset += count
             }

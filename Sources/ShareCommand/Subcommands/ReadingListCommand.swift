@@ -27,7 +27,7 @@ enum ReadingListCommand: ShareSubcommand {
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
         guard let action = arguments.first else {
-            throw ShareError(.usage, "share: reading-list: give an action: list, mark-read, remove, export or import")
+            throw ShareError(.usage, "reading-list: give an action: list, mark-read, remove, export or import")
         }
         let readingList = ReadingList(directories: XDGDirectories(environment: context.environment))
         let rest = Array(arguments.dropFirst())
@@ -69,7 +69,7 @@ enum ReadingListCommand: ShareSubcommand {
         default:
             throw ShareError(
                 .usage,
-                "share: reading-list: unknown action '\(action)' (list, mark-read, remove, export, import)")
+                "reading-list: unknown action '\(action)' (list, mark-read, remove, export, import)")
         }
     }
 
@@ -78,7 +78,7 @@ enum ReadingListCommand: ShareSubcommand {
     ) async throws -> Termination {
         let parsed = try parse(arguments, action: "import", flags: [], valued: ["--format"])
         guard parsed.operands.count == 1, let operand = parsed.operands.first else {
-            throw ShareError(.usage, "share: reading-list import: give one file to import, or - for standard input")
+            throw ShareError(.usage, "reading-list import: give one file to import, or - for standard input")
         }
         let data: Data
         do {
@@ -88,14 +88,14 @@ enum ReadingListCommand: ShareSubcommand {
                 : try Data(contentsOf: URL(fileURLWithPath: absolutePath(operand, in: context.currentDirectory)))
         } catch {
             let reason = (error as? CocoaError)?.code == .fileReadNoSuchFile ? "no such file" : "cannot read it"
-            throw ShareError(.noInput, "share: reading-list import: \(operand): \(reason)")
+            throw ShareError(.noInput, "reading-list import: \(operand): \(reason)")
         }
         let contents = try ReadingListFile.read(data, name: operand, format: try format(parsed))
         for refused in contents.refused {
-            context.standardError.write("share: reading-list import: skipped \(refused.address): \(refused.reason)\n")
+            context.warn("reading-list import: skipped \(refused.address): \(refused.reason)")
         }
         if contents.items.isEmpty, !contents.refused.isEmpty {
-            throw ShareError(.badData, "share: reading-list import: \(operand): no http or https link to import")
+            throw ShareError(.badData, "reading-list import: \(operand): no http or https link to import")
         }
         let items = contents.items
         let summary = try await background { try readingList.importItems(items) }
@@ -141,11 +141,11 @@ enum ReadingListCommand: ShareSubcommand {
                 parsed.flags.insert(argument)
             } else if let option = valued.first(where: { argument == $0 || argument.hasPrefix($0 + "=") }) {
                 if parsed.values[option] != nil {
-                    throw ShareError(.usage, "share: reading-list \(action): \(option) can be given only once")
+                    throw ShareError(.usage, "reading-list \(action): \(option) can be given only once")
                 }
                 if argument == option {
                     guard index < arguments.count else {
-                        throw ShareError(.usage, "share: reading-list \(action): \(option) needs a value")
+                        throw ShareError(.usage, "reading-list \(action): \(option) needs a value")
                     }
                     parsed.values[option] = arguments[index]
                     index += 1
@@ -154,7 +154,7 @@ enum ReadingListCommand: ShareSubcommand {
                 }
             } else {
                 throw ShareError(
-                    .usage, "share: reading-list \(action): unknown option '\(argument)' (see share --help)")
+                    .usage, "reading-list \(action): unknown option '\(argument)' (see share --help)")
             }
         }
         return parsed
@@ -162,14 +162,14 @@ enum ReadingListCommand: ShareSubcommand {
 
     private static func noOperands(_ parsed: Arguments) throws {
         if let extra = parsed.operands.first {
-            throw ShareError(.usage, "share: reading-list \(parsed.action): unexpected argument '\(extra)'")
+            throw ShareError(.usage, "reading-list \(parsed.action): unexpected argument '\(extra)'")
         }
     }
 
     private static func format(_ parsed: Arguments) throws -> ReadingListFile.Format? {
         guard let name = parsed.values["--format"] else { return nil }
         guard let format = ReadingListFile.Format(rawValue: name.lowercased()) else {
-            throw ShareError(.usage, "share: reading-list \(parsed.action): --format takes html or json, not '\(name)'")
+            throw ShareError(.usage, "reading-list \(parsed.action): --format takes html or json, not '\(name)'")
         }
         return format
     }
@@ -177,11 +177,11 @@ enum ReadingListCommand: ShareSubcommand {
     /// The operands as reading-list pages.
     private static func webURLs(_ parsed: Arguments) throws -> [URL] {
         guard !parsed.operands.isEmpty else {
-            throw ShareError(.usage, "share: reading-list \(parsed.action): give the URL of at least one page")
+            throw ShareError(.usage, "reading-list \(parsed.action): give the URL of at least one page")
         }
         return try parsed.operands.map { operand in
             guard let url = URL(string: operand), url.scheme != nil else {
-                throw ShareError(.badData, "share: reading-list \(parsed.action): \(operand): not a URL")
+                throw ShareError(.badData, "reading-list \(parsed.action): \(operand): not a URL")
             }
             return try ReadingList.normalized(url)
         }

@@ -19,7 +19,7 @@ enum ReceiveCommand: ShareSubcommand {
         var onlyOnce = false
         while let argument = rest.popFirst() {
             func value() throws -> String {
-                guard let value = rest.popFirst() else { throw ShareError(.usage, "share: receive: \(argument) needs a value") }
+                guard let value = rest.popFirst() else { throw ShareError(.usage, "receive: \(argument) needs a value") }
                 return value
             }
             switch argument {
@@ -29,10 +29,10 @@ enum ReceiveCommand: ShareSubcommand {
             case "--folder": options.folder = URL(fileURLWithPath: try value(), isDirectory: true)
             case "--port":
                 let text = try value()
-                guard let port = UInt16(text) else { throw ShareError(.usage, "share: receive: --port needs a port number, got '\(text)'") }
+                guard let port = UInt16(text) else { throw ShareError(.usage, "receive: --port needs a port number, got '\(text)'") }
                 options.port = port
             default:
-                throw ShareError(.usage, "share: receive: unknown option '\(argument)' (see share --help)")
+                throw ShareError(.usage, "receive: unknown option '\(argument)' (see share --help)")
             }
         }
         let configuration = try Configuration.load(from: directories)

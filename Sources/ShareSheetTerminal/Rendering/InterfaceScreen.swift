@@ -56,6 +56,13 @@ public enum InterfaceScreen {
         return text + ": "
     }
 
+    /// A field the caller filled ahead (`--to`, `--subject`), shown instead of asked: "To: ana@example.com".
+    public static func presetLine(for field: InterfaceField, style: TerminalStyle) -> String {
+        let shown = defaultText(for: field) ?? ""
+        let oneLine = shown.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return field.label + ": " + oneLine + "  " + style.dim("(given ahead)") + "\n"
+    }
+
     /// The default as people see it: a choice's title rather than its id.
     static func defaultText(for field: InterfaceField) -> String? {
         guard let value = field.defaultValue, !value.isEmpty else { return nil }

@@ -1,8 +1,8 @@
 /// "Did you mean…?" for mistyped names, by edit distance.
-enum Suggestions {
+public enum Suggestions {
     /// The one to three candidates closest to `typed`, closest first, among those close enough
     /// to be a typo (or that `typed` begins).
-    static func closest(to typed: String, among candidates: [String]) -> [String] {
+    public static func closest(to typed: String, among candidates: [String]) -> [String] {
         let lowered = typed.lowercased()
         let limit = max(2, lowered.count / 3)
         let scored = candidates.map { candidate -> (String, Int) in
@@ -17,7 +17,7 @@ enum Suggestions {
     }
 
     /// "'a'", "'a' or 'b'", "'a', 'b' or 'c'".
-    static func phrase(_ names: [String]) -> String {
+    public static func phrase(_ names: [String]) -> String {
         let quoted = names.map { "'\($0)'" }
         guard quoted.count > 1 else { return quoted.first ?? "" }
         return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
@@ -25,7 +25,7 @@ enum Suggestions {
 
     /// Damerau–Levenshtein distance (optimal string alignment): insertions, deletions,
     /// substitutions and swaps of neighbours each cost one, so "mial" is one away from "mail".
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }

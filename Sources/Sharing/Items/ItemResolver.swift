@@ -1,0 +1,208 @@
+import Foundation
+import ShareSheet
+import UniformTypes
+
+/// Turns what front ends receive into items, checking that files can be read and sniffing
+/// bytes: a PNG piped in is an image, a PDF a PDF document, UTF-8 text is text.
+///
+/// Errors are `ShareError`s whose message starts with the item's label and says the reason
+/// ("photo.jpg: no such file"); front ends add their own prefix.
+public struct ItemResolver: Sendable {
+    /// Where relative paths start.
+    public var currentDirectory: String
+    /// Reads all of standard input.
+    public var readStandardInput: @Sendable () throws -> Data
+
+    /// Makes a resolver for paths relative to `currentDirectory`.
+    public init(
+        currentDirectory: String = FileManager.default.currentDirectoryPath,
+        readStandardInput: @escaping @Sendable () throws -> Data = { try DescriptorReader.readAll(STDIN_FILENO) }
+    ) {
+        self.currentDirectory = currentDirectory
+        self.readStandardInput = readStandardInput
+    }
+
+    /// URL schemes taken as links even without `//` (RFC 6068 `mailto:`, RFC 5724 `sms:`…).
+    public static let opaqueSchemes: Set<String> = [
+        "mailto", "sms", "smsto", "mms", "tel", "geo", "maps", "facetime", "facetime-audio", "callto", "sip",
+        "sips", "xmpp", "matrix", "magnet", "news", "urn", "data", "bitcoin", "webcal", "skype", "javascript",
+    ]
+
+    /// Resolves every item in order.
+    /// - Throws: a `ShareError` naming the first item that cannot be used.
+    public func resolve(_ inputs: [ShareItemInput]) throws -> [ResolvedItem] {
+        if inputs.filter({ $0 == .standardInput }).count > 1 {
+            throw ShareError(.usage, "- (standard input) can be given only once")
+        }
+        return try inputs.map(resolve)
+    }
+
+    /// Resolves one item.
+    public func resolve(_ input: ShareItemInput) throws -> ResolvedItem {
+        switch input {
+        case .text(let text): return ResolvedItem(value: text, label: Self.quotedLabel(text))
+        case .standardInput:
+            let data: Data
+            do {
+                data = try readStandardInput()
+            } catch {
+                throw ShareError(.ioError, "-: cannot read standard input: \(Self.describe(error))")
+            }
+            return try bytesItem(data, label: "-", name: nil, mimeType: nil, emptyMessage: "standard input is empty")
+        case .fileDescriptor(let descriptor, let name, let mimeType):
+            let label = name ?? "descriptor \(descriptor)"
+            let data: Data
+            do {
+                data = try DescriptorReader.readAll(descriptor)
+            } catch {
+                throw ShareError(.ioError, "\(label): cannot read: \(Self.describe(error))")
+            }
+            return try bytesItem(data, label: label, name: name, mimeType: mimeType, emptyMessage: "nothing to read")
+        case .bytes(let data, let name, let mimeType):
+            return try bytesItem(
+                data, label: name ?? "data", name: name, mimeType: mimeType, emptyMessage: "no bytes")
+        case .operand(let operand): return try item(for: operand)
+        }
+    }
+
+    static func quotedLabel(_ text: String) -> String {
+        let oneLine = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return "\"" + (oneLine.count > 30 ? oneLine.prefix(29) + "…" : oneLine) + "\""
+    }
+
+    // MARK: Bytes
+
+    /// Bytes as text when they are UTF-8 without NUL bytes (and no type says otherwise), as an
+    /// image when they are one, else as named, typed data.
+    func bytesItem(_ data: Data, label: String, name: String?, mimeType: String?, emptyMessage: String) throws
+        -> ResolvedItem
+    {
+        if data.isEmpty { throw ShareError(.noInput, "\(label): \(emptyMessage)") }
+        let declared = mimeType.flatMap { UTType(mimeType: $0) }
+        let saysText = declared.map { $0.conforms(to: .plainText) } ?? (name == nil)
+        if saysText, !data.contains(0), let text = String(validating: Array(data), as: UTF8.self) {
+            // `echo hello | share -` shares "hello", not "hello\n".
+            var body = Substring(text)
+            if body.hasSuffix("\r\n") { body = body.dropLast(2) } else if body.hasSuffix("\n") { body = body.dropLast() }
+            if body.isEmpty { throw ShareError(.noInput, "\(label): \(emptyMessage)") }
+            return ResolvedItem(value: String(body), label: label)
+        }
+        let sniffed = UTType.type(ofData: data)
+        // What the bytes are beats what the sender says, unless the content says nothing.
+        let type = sniffed == .data || sniffed == .plainText ? (declared ?? sniffed) : sniffed
+        if type.conforms(to: .image) { return ResolvedItem(value: Image(data: data, type: type), label: label) }
+        let filename = name.map(Self.safeFilename) ?? "stdin." + (type.preferredFilenameExtension ?? "bin")
+        return ResolvedItem(value: DataItem(data: data, filename: filename, typeIdentifier: type.identifier), label: label)
+    }
+
+    /// A sender's file name without folders or control characters.
+    static func safeFilename(_ name: String) -> String {
+        let last = name.split(separator: "/").last.map(String.init) ?? ""
+        let cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "item" : cleaned
+    }
+
+    // MARK: Paths and URLs
+
+    /// A path, a `file://` URL, a web link or another scheme's link.
+    public func item(for operand: String) throws -> ResolvedItem {
+        let path = absolutePath(operand)
+        if let scheme = Self.scheme(of: operand), access(path, F_OK) != 0 {
+            switch scheme {
+            case "file":
+                guard let url = URL(string: operand), url.host == nil || url.host == "" || url.host == "localhost",
+                    !url.path.isEmpty
+                else { throw ShareError(.badData, "\(operand): not a local file URL") }
+                return try fileItem(path: url.path, label: operand)
+            case "http", "https":
+                guard let url = URL(string: operand), let host = url.host, !host.isEmpty else {
+                    throw ShareError(.badData, "\(operand): not a valid web address")
+                }
+                return ResolvedItem(value: url, label: operand)
+            default:
+                if operand.contains("://") || Self.opaqueSchemes.contains(scheme) {
+                    guard let url = URL(string: operand), url.scheme != nil else {
+                        throw ShareError(.badData, "\(operand): not a valid URL")
+                    }
+                    return ResolvedItem(value: url, label: operand)
+                }
+            }
+        }
+        return try fileItem(path: path, label: operand)
+    }
+
+    /// The lowercased scheme when `text` starts like a URL (`letter (letter|digit|+|-|.)* :`).
+    public static func scheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return nil }
+        let scheme = text[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return scheme.lowercased()
+    }
+
+    private func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (currentDirectory as NSString).appendingPathComponent(path)
+    }
+
+    /// Checks that the file is a regular file that can be opened and read, with one `open` and
+    /// one `fstat` (no `stat` by path first: each stat of a shared file counts, see BENCHMARKS.md).
+    func fileItem(path: String, label: String) throws -> ResolvedItem {
+        let full = absolutePath(path)
+        let descriptor = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if descriptor < 0 {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw ShareError(.noInput, "\(label): no such file") }
+            throw ShareError(.noInput, "\(label): " + Self.describe(errno: code))
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        if fstat(descriptor, &info) != 0 { throw ShareError(.noInput, "\(label): " + Self.describe(errno: errno)) }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: throw ShareError(.noInput, "\(label): is a directory")
+        case S_IFREG: break
+        default: throw ShareError(.noInput, "\(label): not a regular file")
+        }
+        var byte: UInt8 = 0
+        if read(descriptor, &byte, 1) < 0 { throw ShareError(.noInput, "\(label): " + Self.describe(errno: errno)) }
+        // isDirectory: false, or Foundation would stat the path again to find out.
+        return ResolvedItem(value: URL(fileURLWithPath: full, isDirectory: false).standardizedFileURL, label: label)
+    }
+
+    /// "permission denied", "input/output error": `strerror` in lower case.
+    public static func describe(errno code: Int32) -> String {
+        if code == EACCES || code == EPERM { return "permission denied" }
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+
+    /// An error in the same words as `describe(errno:)` when it is a POSIX one.
+    public static func describe(_ error: any Error) -> String {
+        if let posix = error as? POSIXError { return describe(errno: posix.code.rawValue) }
+        return (error as NSError).localizedDescription
+    }
+}
+
+/// Reads descriptors to their end.
+public enum DescriptorReader {
+    /// Reads `descriptor` to its end, retrying interrupted reads; never closes it.
+    public static func readAll(_ descriptor: Int32) throws -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return data }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    // A non-blocking pipe with nothing yet: wait for it instead of spinning.
+                    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&poller, 1, -1)
+                    continue
+                }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import ShareSheet
+
+/// How a share ended, as one value every front end reports the same way: `share --json`
+/// prints it, the D-Bus service sends its fields in `Response`, the library returns it.
+public struct ShareResult: Codable, Sendable, Equatable {
+    /// The chosen activity's type (Apple's raw value for the built-ins); nil when dismissed.
+    public var activityType: String?
+    /// The chosen activity's command name; nil when dismissed.
+    public var activity: String?
+    /// True when the activity ran to completion.
+    public var completed: Bool
+    /// Where the items went; nil when the activity did not say (an application's own).
+    public var disposition: ShareDisposition?
+    /// The path, URL or job id where the items went, when there is one.
+    public var location: String?
+    /// What the activity returned, as text: file URLs as paths, other URLs as strings.
+    public var returnedItems: [String]
+    /// What the activity did instead of the real thing, and the key or command that changes it.
+    public var fallback: ActivityFallback?
+    /// Why the share failed; nil when it did not.
+    public var error: Failure?
+
+    /// A failure: what kind, in words, and how to fix it.
+    public struct Failure: Codable, Sendable, Equatable {
+        /// What kind of failure (`no-input`, `unavailable`, `temporary-failure`…).
+        public var code: ShareError.Kind
+        /// One line naming the item or service and the reason.
+        public var message: String
+        /// The one command or key that fixes it, when there is one.
+        public var hint: String?
+
+        /// Describes a failure.
+        public init(code: ShareError.Kind, message: String, hint: String? = nil) {
+            self.code = code
+            self.message = message
+            self.hint = hint
+        }
+
+        /// The failure an error stands for: a `ShareError` as it says, anything else as an I/O
+        /// failure with its description, named after `activityTitle` when given.
+        public init(_ error: any Error, activityTitle: String? = nil) {
+            if let shareError = error as? ShareError {
+                self.init(code: shareError.kind, message: shareError.message, hint: shareError.hint)
+            } else {
+                let description = (error as NSError).localizedDescription
+                self.init(code: .ioError, message: activityTitle.map { "\($0): \(description)" } ?? description)
+            }
+        }
+    }
+
+    /// Describes a result.
+    public init(
+        activityType: String? = nil, activity: String? = nil, completed: Bool, disposition: ShareDisposition? = nil,
+        location: String? = nil, returnedItems: [String] = [], fallback: ActivityFallback? = nil, error: Failure? = nil
+    ) {
+        self.activityType = activityType
+        self.activity = activity
+        self.completed = completed
+        self.disposition = disposition
+        self.location = location
+        self.returnedItems = returnedItems
+        self.fallback = fallback
+        self.error = error
+    }
+
+    /// The result of a share that failed before any activity ran (a missing file, a bad name).
+    public init(failure error: any Error) {
+        let failure = Failure(error)
+        self.init(completed: false, disposition: failure.code == .cancelled ? .cancelled : .failed, error: failure)
+    }
+
+    /// The result of a dismissed sheet.
+    public static let dismissed = ShareResult(
+        completed: false, disposition: .cancelled, error: Failure(code: .cancelled, message: "dismissed"))
+
+    private enum CodingKeys: String, CodingKey {
+        case activityType, activity, completed, disposition, location, returnedItems, fallback, error
+    }
+
+    // Every key is written, null when empty, in the order above, so the shape never changes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(activityType, forKey: .activityType)
+        try container.encode(activity, forKey: .activity)
+        try container.encode(completed, forKey: .completed)
+        try container.encode(disposition, forKey: .disposition)
+        try container.encode(location, forKey: .location)
+        try container.encode(returnedItems, forKey: .returnedItems)
+        try container.encode(fallback, forKey: .fallback)
+        try container.encode(error, forKey: .error)
+    }
+
+    /// The result as one line of JSON, keys in a fixed order.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Encoding plain values cannot fail.
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// A returned item as text: file URLs as paths, other URLs as strings.
+    public static func text(of item: Any) -> String {
+        switch item {
+        case let url as URL: return url.isFileURL ? url.path : url.absoluteString
+        case let text as String: return text
+        case let dataItem as DataItem: return dataItem.filename
+        default: return String(describing: item)
+        }
+    }
+}

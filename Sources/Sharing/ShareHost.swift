@@ -1,0 +1,92 @@
+import Foundation
+import ShareSheet
+import ShareSheetBuiltins
+
+/// The share layer: what the command, the window and the D-Bus service all call, so none of
+/// them resolves items, names activities, applies presets or builds results on its own.
+///
+/// A host is made for one environment (the command's process, a service caller's session) and
+/// owns the registry its sheets offer.
+@MainActor
+public final class ShareHost {
+    /// Where the built-ins come from; its environment is the host's.
+    public let registry: ActivityRegistry
+    /// The names of the activities.
+    public let names: ActivityNames
+
+    /// A host over an existing registry (tests pass one with fake backends).
+    public init(registry: ActivityRegistry) {
+        self.registry = registry
+        names = ActivityNames(registry: registry)
+    }
+
+    /// A host with every backend of this build installed, for `environment`.
+    public convenience init(environment: HostEnvironment) {
+        let registry = ActivityRegistry(environment: environment)
+        Builtins.install(into: registry)
+        self.init(registry: registry)
+    }
+
+    /// The host environment activities use.
+    public var environment: HostEnvironment { registry.environment }
+
+    /// A sheet for `items`: the controller with the presets and exclusions applied.
+    /// - Parameters:
+    ///   - excluding: activity names or raw types not to offer.
+    /// - Throws: a usage error naming an unknown activity.
+    public func controller(
+        for items: [ResolvedItem], presets: SharePresets = SharePresets(), excluding: [String] = [],
+        applicationActivities: [Activity] = []
+    ) throws -> ActivityViewController {
+        let excluded = try excluding.map(names.type(named:))
+        let controller = ActivityViewController(
+            activityItems: items.map(\.value), applicationActivities: applicationActivities, registry: registry)
+        controller.excludedActivityTypes = excluded.isEmpty ? nil : excluded
+        controller.presetValues = presets.values
+        return controller
+    }
+
+    /// The activity of `type` on `sheet`, offered or not.
+    public func activity(_ type: ActivityType, on sheet: ActivitySheet) -> Activity? {
+        sheet.activities.first { $0.activityType == type }
+            ?? sheet.unavailable.first { $0.activity.activityType == type }?.activity
+    }
+
+    /// Why `type` is not offered on `sheet`, or nil when it is.
+    public func unavailableReason(_ type: ActivityType, on sheet: ActivitySheet) -> String? {
+        if sheet.activities.contains(where: { $0.activityType == type }) { return nil }
+        return sheet.unavailable.first { $0.activity.activityType == type }?.reason ?? "it is not part of this sheet"
+    }
+
+    /// Checks that `type` is offered on `sheet`.
+    /// - Throws: an `unavailable` error with the reason when it is not.
+    public func requireOffered(_ type: ActivityType, on sheet: ActivitySheet) throws {
+        if let reason = unavailableReason(type, on: sheet) {
+            throw ShareError(.unavailable, "\(names.name(of: type)) is not available: \(reason)")
+        }
+    }
+
+    /// How a presentation ended, as the result every front end reports.
+    /// - Parameters:
+    ///   - interfaceCancelled: true when the person cancelled the activity's interface, which
+    ///     counts as a dismissal.
+    public func result(of outcome: ShareOutcome, activity: Activity?, interfaceCancelled: Bool = false) -> ShareResult {
+        let entry = activity.map(names.entry(for:))
+        var result = ShareResult(
+            activityType: outcome.activityType?.rawValue, activity: entry?.name ?? outcome.activityType.map(names.name(of:)),
+            completed: outcome.completed, disposition: outcome.disposition, location: outcome.location,
+            returnedItems: (outcome.returnedItems ?? []).map(ShareResult.text(of:)), fallback: outcome.fallback)
+        if let error = outcome.error {
+            result.error = ShareResult.Failure(error, activityTitle: entry?.title)
+            if result.error?.code == .cancelled {
+                result.disposition = .cancelled
+            } else if outcome.disposition == nil {
+                result.disposition = .failed
+            }
+        } else if outcome.activityType == nil || interfaceCancelled {
+            result.disposition = .cancelled
+            result.error = ShareResult.Failure(code: .cancelled, message: "dismissed")
+        }
+        return result
+    }
+}

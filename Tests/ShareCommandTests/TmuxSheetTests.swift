@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// The interactive sheet in a real terminal: `share` runs inside tmux, keys are sent the way a
+/// person types them, and the screen is read back.
+@Suite("the sheet in tmux", .serialized)
+final class TmuxSheetTests {
+    let folder: URL
+    let socket = "share-tests-\(UUID().uuidString.prefix(8))"
+
+    deinit {
+        // The server belongs to this test alone (its own socket); kill-server stops only it.
+        _ = try? Self.tmux(["-L", socket, "kill-server"])
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    init() throws {
+        folder = try ShareBinary.makeFolder()
+        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+    }
+
+    @discardableResult
+    static func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func screen() throws -> String { try Self.tmux(["-L", socket, "capture-pane", "-p", "-t", "sheet", "-S", "-60"]) }
+
+    private func type(_ text: String) throws {
+        try Self.tmux(["-L", socket, "send-keys", "-t", "sheet", "-l", text])
+        try Self.tmux(["-L", socket, "send-keys", "-t", "sheet", "Enter"])
+    }
+
+    /// Waits until the screen shows `text`; records the screen when it never does.
+    private func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if try screen().contains(text) { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the screen never showed \(text.debugDescription):\n\(try screen())", sourceLocation: sourceLocation)
+        return false
+    }
+
+    @Test func presetsShowFilledAndAreNotAskedAgain() async throws {
+        let binary = try #require(ShareBinary.url)
+        var environment = ShareBinary.environment(in: folder)
+        environment["TERM"] = "xterm"
+        let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }
+        let command =
+            "cd \(ShareBinary.shellQuoted(folder.path)) && env -i \(assignments.joined(separator: " ")) "
+            + "\(ShareBinary.shellQuoted(binary.path)) --to ana@example.com --subject 'Q3 numbers' notes.txt; "
+            + "echo \"EXIT=$?\"; sleep 60"
+        try Self.tmux(["-L", socket, "new-session", "-d", "-s", "sheet", "-x", "120", "-y", "50", "sh", "-c", command])
+
+        guard try await waitFor("Mail") else { return }
+        try type("mail")
+        guard try await waitFor("To: ana@example.com") else { return }
+        #expect(try screen().contains("Subject: Q3 numbers"))
+        // Asked next: Cc, Bcc and the body, never To or Subject again.
+        guard try await waitFor("Cc") else { return }
+        try type("")
+        guard try await waitFor("Bcc") else { return }
+        try type("")
+        guard try await waitFor("Body") else { return }
+        try type(".")
+        guard try await waitFor("EXIT=") else { return }
+        let shown = try screen()
+        #expect(!shown.contains("To is required"), "\(shown)")
+        #expect(!shown.contains("To (e-mail addresses"), "To was asked again:\n\(shown)")
+        // No server is configured: the message waits in the outbox, and the sheet says so.
+        #expect(shown.contains("EXIT=0"), "\(shown)")
+        let outbox = folder.appendingPathComponent("home/data/sharesheet/Outbox/new")
+        let queued = try FileManager.default.contentsOfDirectory(atPath: outbox.path)
+        #expect(queued.count == 1)
+        let message = try String(contentsOf: outbox.appendingPathComponent(queued[0]), encoding: .utf8)
+        #expect(message.contains("To: ana@example.com"))
+        #expect(message.contains("Subject: Q3 numbers"))
+    }
+}
