@@ -13,6 +13,8 @@ public final class RecordingItemSource: ActivityItemSource {
     public var subject: String
     /// The data type identifier given for every type (nil and the chosen one).
     public var dataTypeIdentifier: String
+    /// The preview image given when asked for a thumbnail.
+    public var thumbnail: Image?
     /// Where calls are recorded.
     public let log: CallLog
 
@@ -53,6 +55,14 @@ public final class RecordingItemSource: ActivityItemSource {
     ) -> String {
         log.record("dataType(\(name), \(activityType?.rawValue ?? "nil"))")
         return dataTypeIdentifier
+    }
+
+    public func activityViewController(
+        _ activityViewController: ActivityViewController, thumbnailImageForActivityType activityType: ActivityType?,
+        suggestedSize size: CGSize
+    ) -> Image? {
+        log.record("thumbnail(\(name), \(activityType?.rawValue ?? "nil"), \(Int(size.width))x\(Int(size.height)))")
+        return thumbnail
     }
 }
 

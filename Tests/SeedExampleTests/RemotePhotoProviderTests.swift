@@ -128,6 +128,26 @@ struct RemotePhotoProviderTests {
         #expect(server.requests.isEmpty)
     }
 
+    @Test("a failed download falls back to super.item, which leaves the item out: no blank image is shared")
+    func failedDownloadSharesNoBlankImage() async throws {
+        let server = try LoopbackHTTPServer(serving: samplePNG)
+        defer { server.stop() }
+        let (registry, backends) = makeInMemoryRegistry()
+        // The server answers 404 under /missing/, so no image can be decoded.
+        let provider = PhotoActivityItemProvider(server.url("missing/cat.png"))
+        let controller = UIActivityViewController(
+            activityItems: [provider, "Whitesmith!"], applicationActivities: nil, registry: registry)
+
+        controller.present(with: ScriptedPresenter(pick: .copyToPasteboard))
+        let outcome = await controller.waitForCompletion()
+
+        #expect(server.requests == ["/missing/cat.png"])
+        #expect(outcome.activityType == .copyToPasteboard)
+        let items = try #require(backends.received[.copyToPasteboard]?.first)
+        #expect(items.map { $0 as? String } == ["Whitesmith!"])
+        #expect(!items.contains { $0 is UIImage })
+    }
+
     @Test("dismissing during the download wakes the provider through cancel(); nothing is shared")
     func dismissDuringTheDownload() async throws {
         let server = try LoopbackHTTPServer(serving: samplePNG)

@@ -34,6 +34,15 @@ open class Activity {
     /// The icon; only its alpha channel counts, presenters tint it. Defaults to nil.
     open var activityImage: Image? { nil }
 
+    /// The size of the preview image this activity shows or sends with the items (AirDrop's
+    /// LocalSend `preview`, an MMS thumbnail), or nil when it shows none. Beyond UIKit.
+    ///
+    /// When it is non-nil, the controller asks every item source's
+    /// `activityViewController(_:thumbnailImageForActivityType:suggestedSize:)` after the pick,
+    /// with this activity's type and this size, and hands the images over in
+    /// `context.thumbnails`. Defaults to nil: no source is asked.
+    open var thumbnailSize: CGSize? { nil }
+
     /// Whether the activity can act on these items. Called while the sheet is built, with plain
     /// items and the placeholders of sources, so it must be cheap. Defaults to false.
     open func canPerform(withActivityItems activityItems: [Any]) -> Bool { false }
@@ -92,9 +101,13 @@ open class Activity {
 
     nonisolated let finishing = FinishChannel()
 
-    /// The items `prepare(withActivityItems:)` receives: all of them for application activities;
-    /// built-ins keep only those they accept.
-    func usableItems(from items: [Any]) -> [Any] { items }
+    /// The positions of the items `prepare(withActivityItems:)` receives: all of them for
+    /// application activities; built-ins keep only those they accept.
+    func usableIndices(from items: [Any]) -> [Int] { Array(items.indices) }
+
+    /// Kinds the sheet computed for the array it is asking about, so built-ins need not
+    /// classify the items again; set only while the sheet asks.
+    var knownItemKinds: KnownItemKinds?
 
     /// Makes an activity.
     public nonisolated init() {}
@@ -122,6 +135,10 @@ public struct ActivityContext {
     public var linkMetadata: [LinkMetadata] = []
     /// Values the caller set ahead (the CLI's `--subject`, `--to`, `--set KEY=VALUE`), by field id.
     public var presetValues: InterfaceValues = [:]
+    /// The sources' preview images, one per item `prepare(withActivityItems:)` received, in the
+    /// same order; nil where an item has none. Asked only when the activity has a
+    /// `thumbnailSize`; empty otherwise.
+    public var thumbnails: [Image?] = []
 
     /// Makes an empty context.
     public init(subject: String? = nil, presetValues: InterfaceValues = [:]) {

@@ -81,6 +81,9 @@ public struct InterfaceField {
     public var defaultValue: InterfaceValue?
     /// A hint shown with the field.
     public var help: String?
+    /// True when `defaultValue` came from the caller's preset values (`--to`, `--set`), put there
+    /// by the controller before any presenter sees the field; a presenter may skip asking.
+    public var isPreset = false
 
     /// Describes a field.
     public init(
@@ -273,5 +276,27 @@ public enum PhoneNumber {
         let body = trimmed.hasPrefix("+") ? trimmed.dropFirst() : Substring(trimmed)
         let digits = body.filter(\.isASCII).filter(\.isNumber).count
         return (3...17).contains(digits) && body.allSatisfy { ($0.isASCII && $0.isNumber) || " -.()".contains($0) }
+    }
+}
+
+extension ActivityInterface {
+    /// The interface with every field whose id has a preset value filled with it: the value
+    /// becomes the field's `defaultValue` (text converted to the field's kind, as typed text
+    /// would be) and `isPreset` is set. Applied by the controller, so every presenter sees it.
+    func applyingPresets(_ presets: InterfaceValues) -> ActivityInterface {
+        guard !presets.isEmpty else { return self }
+        var filled = self
+        filled.fields = fields.map { field in
+            guard let preset = presets[field.id] else { return field }
+            var field = field
+            if case .text(let text) = preset {
+                field.defaultValue = field.value(fromText: text) ?? preset
+            } else {
+                field.defaultValue = preset
+            }
+            field.isPreset = true
+            return field
+        }
+        return filled
     }
 }

@@ -9,6 +9,10 @@ import Foundation
 /// items in their original order, then shows its interface or performs. The completion handler
 /// fires exactly once per presentation. Dismissing cancels running providers; results of
 /// providers that finished are kept, so presenting the same controller again reuses them.
+///
+/// Providers are `Operation`s run by an `OperationQueue` the controller owns; a provider whose
+/// earlier run was cancelled, or ran for another activity type, runs again in a fresh internal
+/// operation (see `ActivityItemProvider`).
 @MainActor
 open class ActivityViewController {
     /// Receives the chosen type, whether it completed, what it returned, and any error.
@@ -54,6 +58,12 @@ open class ActivityViewController {
     private var currentInterface: ActivityInterface?
     private var resolution: Task<Void, Never>?
     private var runningProviders: [ActivityItemProvider] = []
+    /// Runs the providers: each is an `Operation`, so dependencies between them hold.
+    private let providerQueue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "ShareSheet providers"
+        return queue
+    }()
     private var finishedProviderItems: [Int: (type: ActivityType, item: Any?)] = [:]
     private var lastOutcome: ShareOutcome?
     private var waiters: [CheckedContinuation<ShareOutcome, Never>] = []
@@ -113,21 +123,28 @@ open class ActivityViewController {
         let plainItems = entries.map(\.placeholder)
         let typedItems = entries.map { Self.typed($0.placeholder, declaredType: $0.declaredType) }
         let excluded = Set(excludedActivityTypes ?? [])
-        var sheet = ActivitySheet(
-            shareRow: [], actionRow: [], unavailable: [], itemKinds: typedItems.map(ItemKind.of))
+        // Each item is classified once per sheet; built-ins decide from these kinds.
+        let kinds = typedItems.map(ItemKind.of)
+        let known = KnownItemKinds(kinds: kinds, of: typedItems)
+        var sheet = ActivitySheet(shareRow: [], actionRow: [], unavailable: [], itemKinds: kinds)
         if builtIns == nil { builtIns = registry.makeActivities() }
         let candidates: [(Activity, [Any])] =
             applicationActivities.map { ($0, plainItems) } + (builtIns ?? []).map { ($0, typedItems) }
         for (activity, items) in candidates {
             if let type = activity.activityType, excluded.contains(type) {
                 sheet.unavailable.append((activity, "excluded by the application"))
-            } else if activity.canPerform(withActivityItems: items) {
+                continue
+            }
+            activity.knownItemKinds = activity is BuiltInActivity ? known : nil
+            defer { activity.knownItemKinds = nil }
+            if activity.canPerform(withActivityItems: items) {
                 if activity.category == .share { sheet.shareRow.append(activity) } else { sheet.actionRow.append(activity) }
             } else {
                 let reason = activity.unavailableReason(forActivityItems: items) ?? "it cannot act on these items"
                 sheet.unavailable.append((activity, reason))
             }
         }
+        withExtendedLifetime(typedItems) {}
         if let recent = history?.recentTypes, !recent.isEmpty {
             sheet.shareRow = Self.recentFirst(sheet.shareRow, recent: recent)
             sheet.actionRow = Self.recentFirst(sheet.actionRow, recent: recent)
@@ -189,13 +206,18 @@ open class ActivityViewController {
         for case let provider as ActivityItemProvider in activityItems { provider.setActivityType(type) }
 
         var slots: [Slot] = []
+        var runs: [PendingRun] = []
+        var reruns: [ObjectIdentifier: Operation] = [:]
         for (index, entry) in entries.enumerated() {
             if let provider = entry.source as? ActivityItemProvider {
                 if let finished = finishedProviderItems[index], finished.type == type {
                     slots.append(.ready(finished.item))
                 } else {
-                    provider.prepareRun(for: type)
-                    slots.append(.pending(provider))
+                    let latch = RunLatch()
+                    let operation = provider.makeRun(for: type) { latch.signal($0) }
+                    if operation !== provider { reruns[ObjectIdentifier(provider)] = operation }
+                    runs.append(PendingRun(index: index, provider: provider, operation: operation, latch: latch))
+                    slots.append(.pending(runs.count - 1))
                 }
             } else if let source = entry.source {
                 slots.append(.ready(source.activityViewController(self, itemForActivityType: type)))
@@ -203,92 +225,118 @@ open class ActivityViewController {
                 slots.append(.ready(activityItems[index]))
             }
         }
+        // A re-run waits for what its provider waits for: another provider's re-run when that
+        // one re-runs too, else the operation itself.
+        for run in runs where run.operation !== run.provider {
+            for dependency in run.provider.dependencies {
+                let target = (dependency as? ActivityItemProvider).flatMap { reruns[ObjectIdentifier($0)] } ?? dependency
+                run.operation.addDependency(target)
+            }
+        }
+        // Every provider is known before this turn ends, so a dismissal in the same turn cancels
+        // them all; the queue holds them until the resolution starts on the next turn, so one
+        // cancelled that soon never runs its `item` at all.
+        runningProviders = runs.map(\.provider)
+        if !runs.isEmpty {
+            providerQueue.isSuspended = true
+            providerQueue.addOperations(runs.map(\.operation), waitUntilFinished: false)
+        }
         let id = presentationID
-        resolution = Task { [weak self] in
+        resolution = Task { [weak self, providerQueue] in
+            providerQueue.isSuspended = false
             guard let self else { return }
-            await self.resolve(slots, for: activity, type: type, presentation: id)
+            await self.resolve(slots, runs: runs, for: activity, type: type, presentation: id)
         }
         return true
     }
 
+    /// One provider run the pick started.
+    private struct PendingRun {
+        var index: Int
+        var provider: ActivityItemProvider
+        var operation: Operation
+        var latch: RunLatch
+    }
+
     private enum Slot {
         case ready(Any?)
-        case pending(ActivityItemProvider)
+        /// Made by `runs[n]`.
+        case pending(Int)
     }
 
-    /// An item crossing from a provider's task back to the main actor.
-    private struct Produced: @unchecked Sendable {
-        var index: Int
-        var result: Result<Any?, any Error>
-    }
-
-    private func resolve(_ slots: [Slot], for activity: Activity, type: ActivityType, presentation id: Int) async {
-        let pending = slots.enumerated().compactMap { index, slot -> (Int, ActivityItemProvider)? in
-            if case .pending(let provider) = slot { return (index, provider) }
-            return nil
-        }
-        runningProviders = pending.map(\.1)
-        if !pending.isEmpty {
+    private func resolve(
+        _ slots: [Slot], runs: [PendingRun], for activity: Activity, type: ActivityType, presentation id: Int
+    ) async {
+        if !runs.isEmpty {
             presenter?.providersDidStart(
-                pending.map { ProviderProgress(name: Self.displayName(of: $0.1.placeholderItem), progress: $0.1.progress) },
+                runs.map { ProviderProgress(name: Self.displayName(of: $0.provider.placeholderItem), progress: $0.provider.progress) },
                 controller: self)
         }
-        var produced: [Int: Result<Any?, any Error>] = [:]
-        await withTaskGroup(of: Produced.self) { group in
-            for (index, provider) in pending {
-                group.addTask {
-                    do {
-                        return Produced(index: index, result: .success(try await provider.produce(for: type)))
-                    } catch {
-                        return Produced(index: index, result: .failure(error))
-                    }
+        var results: [ProviderRunResult] = Array(repeating: ProviderRunResult(), count: runs.count)
+        await withTaskGroup(of: (Int, ProviderRunResult).self) { group in
+            for (number, run) in runs.enumerated() {
+                let latch = run.latch
+                group.addTask { (number, await latch.wait()) }
+            }
+            for await (number, result) in group {
+                results[number] = result
+                if result.failure != nil {
+                    for run in runs { run.provider.cancel() }
                 }
             }
-            for await result in group {
-                produced[result.index] = result.result
-                if case .failure = result.result { group.cancelAll(); cancelRunningProviders() }
-            }
         }
-        runningProviders = []
-        if !pending.isEmpty { presenter?.providersDidStop(controller: self) }
+        let current = id == presentationID
+        if current {
+            runningProviders = []
+            if !runs.isEmpty { presenter?.providersDidStop(controller: self) }
+        }
         // Work that finished before a dismissal is kept: the next presentation reuses it.
-        for (index, provider) in pending where provider.finishedRun {
-            if case .success = produced[index] {
-                finishedProviderItems[index] = (type, provider.activityViewController(self, itemForActivityType: type))
-            }
+        for (number, run) in runs.enumerated() where results[number].finished && results[number].failure == nil {
+            let item = current ? run.provider.activityViewController(self, itemForActivityType: type) : results[number].item
+            finishedProviderItems[run.index] = (type, item)
         }
-        guard id == presentationID, phase == .resolving(type) else { return }
+        guard current, phase == .resolving(type) else { return }
 
-        var items: [Any] = []
-        var typedItems: [Any] = []
+        var resolved: [(item: Any, typed: Any, source: (any ActivityItemSource)?)] = []
         for (index, slot) in slots.enumerated() {
             let value: Any?
             switch slot {
             case .ready(let ready): value = ready
-            case .pending:
-                switch produced[index] {
-                case .failure(let error)?:
+            case .pending(let number):
+                if let error = results[number].failure {
                     complete(ShareOutcome(activityType: type, completed: false, returnedItems: nil, error: error))
                     return
-                default: value = finishedProviderItems[index]?.item
                 }
+                value = finishedProviderItems[index]?.item
             }
             let source = placeholderEntries()[index].source
             let declared = source?.activityViewController(self, dataTypeIdentifierForActivityType: type)
             guard let value, !(value is NSNull) else { continue }
-            items.append(value)
-            typedItems.append(Self.typed(value, declaredType: declared.flatMap { $0.isEmpty ? nil : $0 }))
+            resolved.append((value, Self.typed(value, declaredType: declared.flatMap { $0.isEmpty ? nil : $0 }), source))
         }
-        start(activity, type: type, items: activity is BuiltInActivity ? typedItems : items)
+        start(activity, type: type, resolved: resolved)
     }
 
-    private func start(_ activity: Activity, type: ActivityType, items: [Any]) {
+    private func start(
+        _ activity: Activity, type: ActivityType, resolved: [(item: Any, typed: Any, source: (any ActivityItemSource)?)]
+    ) {
         let entries = placeholderEntries()
         let subject = entries.lazy.compactMap { $0.source?.activityViewController(self, subjectForActivityType: type) }
             .first { !$0.isEmpty }
         activity.context = ActivityContext(subject: subject, presetValues: presetValues)
         activity.context.linkMetadata = entries.compactMap(\.linkMetadata)
-        activity.prepare(withActivityItems: activity.usableItems(from: items))
+
+        // The resolved items are classified once; built-ins keep those they accept.
+        let items = activity is BuiltInActivity ? resolved.map(\.typed) : resolved.map(\.item)
+        activity.knownItemKinds = activity is BuiltInActivity ? KnownItemKinds(kinds: items.map(ItemKind.of), of: items) : nil
+        let usable = activity.usableIndices(from: items)
+        activity.knownItemKinds = nil
+        if let size = activity.thumbnailSize {
+            activity.context.thumbnails = usable.map { index in
+                resolved[index].source?.activityViewController(self, thumbnailImageForActivityType: type, suggestedSize: size)
+            }
+        }
+        activity.prepare(withActivityItems: usable.map { items[$0] })
 
         currentActivity = activity
         let id = presentationID
@@ -299,7 +347,8 @@ open class ActivityViewController {
                 self?.activityFinished(activity, presentation: id, completed: completed, error: error)
             }
         }
-        if let interface = activity.activityInterface {
+        if let interface = activity.activityInterface?.applyingPresets(presetValues) {
+            // The controller fills preset fields, so every presenter shows them filled.
             currentInterface = interface
             phase = .showingInterface(type)
             presenter?.present(interface: interface, for: activity, controller: self)
@@ -345,7 +394,6 @@ open class ActivityViewController {
             break
         case .resolving:
             cancelRunningProviders()
-            resolution?.cancel()
         case .performing, .showingInterface:
             currentInterface?.onCancel()
             currentActivity?.cancel()
@@ -370,6 +418,9 @@ open class ActivityViewController {
         }
     }
 
+    /// Ends the presentation as UIKit does: the sheet goes away, then the completion handler
+    /// runs. All of this presentation's state is settled before the handler, so a handler that
+    /// presents the controller again starts a fresh presentation nothing here overwrites.
     private func complete(_ outcome: ShareOutcome) {
         guard phase != .idle else { return }
         phase = .idle
@@ -377,14 +428,14 @@ open class ActivityViewController {
         currentActivity = nil
         currentInterface = nil
         lastOutcome = outcome
-        let handler = completionWithItemsHandler
-        completionWithItemsHandler = nil
-        handler?(outcome.activityType, outcome.completed, outcome.returnedItems, outcome.error)
         let shownBy = presenter
         presenter = nil
-        shownBy?.dismiss(outcome: outcome, controller: self)
+        let handler = completionWithItemsHandler
+        completionWithItemsHandler = nil
         let waiting = waiters
         waiters = []
+        shownBy?.dismiss(outcome: outcome, controller: self)
+        handler?(outcome.activityType, outcome.completed, outcome.returnedItems, outcome.error)
         for waiter in waiting { waiter.resume(returning: outcome) }
     }
 
@@ -394,5 +445,33 @@ open class ActivityViewController {
         if let url = item as? URL { return url.isFileURL ? url.lastPathComponent : url.absoluteString }
         if let dataItem = item as? DataItem { return dataItem.filename }
         return ItemKind.of(item).description
+    }
+}
+
+/// Carries the end of one provider run from whichever thread ends it to the resolution task.
+final class RunLatch: Sendable {
+    private let state = Locked<(result: ProviderRunResult?, waiter: CheckedContinuation<ProviderRunResult, Never>?)>((nil, nil))
+
+    /// Records the run's result and wakes the waiter; later calls are ignored.
+    func signal(_ result: ProviderRunResult) {
+        let waiter = state.withLock { state -> CheckedContinuation<ProviderRunResult, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    /// Waits until the run ended and returns what it produced.
+    func wait() async -> ProviderRunResult {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> ProviderRunResult? in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
     }
 }

@@ -4,8 +4,9 @@
 public final class ScriptedPresenter: Presenter {
     /// The activity to pick; nil dismisses the sheet at once.
     public let pick: ActivityType?
-    /// Values for the interface's fields by id, on top of the controller's `presetValues`.
-    /// Text is converted to each field's kind (lists split on commas).
+    /// Values for the interface's fields by id, on top of the fields' defaults (which carry the
+    /// controller's `presetValues`). Text is converted to each field's kind (lists split on
+    /// commas).
     public var values: InterfaceValues
     /// The sheet as it was shown.
     public private(set) var shownSheet: ActivitySheet?
@@ -37,10 +38,9 @@ public final class ScriptedPresenter: Presenter {
 
     public func present(interface: ActivityInterface, for activity: Activity, controller: ActivityViewController) {
         shownInterface = interface
-        let given = controller.presetValues.merging(values) { _, scripted in scripted }
         var filled: InterfaceValues = [:]
         for field in interface.fields {
-            if let value = given[field.id] {
+            if let value = values[field.id] {
                 filled[field.id] = Self.converted(value, for: field) ?? value
             } else if let value = field.defaultValue {
                 filled[field.id] = value

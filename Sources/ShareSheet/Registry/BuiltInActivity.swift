@@ -3,6 +3,11 @@ import Foundation
 /// The base of every built-in activity: its type, title, row and accepted items come from its
 /// `BuiltInActivityDescriptor`, and `prepare(withActivityItems:)` receives only the items it
 /// accepts. Backend modules subclass it and register the subclass with `ActivityRegistry`.
+///
+/// A sheet sorts each item into its `ItemKind` once, not once per activity: while it asks
+/// `canPerform(withActivityItems:)`, `unavailableReason(forActivityItems:)` or filters the items
+/// a built-in receives, the kinds it computed are reused for the very array it passes. Called
+/// directly, with any other array, the methods classify the items themselves.
 open class BuiltInActivity: Activity {
     /// What the sheet knows about this activity.
     public let descriptor: BuiltInActivityDescriptor
@@ -19,17 +24,45 @@ open class BuiltInActivity: Activity {
 
     /// True when at least one item is of a kind the descriptor accepts.
     open override func canPerform(withActivityItems activityItems: [Any]) -> Bool {
-        activityItems.contains(where: descriptor.acceptance.accepts(item:))
+        canPerform(withItemKinds: itemKinds(of: activityItems))
+    }
+
+    /// True when at least one of the item kinds is one the descriptor accepts. Beyond UIKit.
+    open func canPerform(withItemKinds kinds: [ItemKind]) -> Bool {
+        kinds.contains(where: descriptor.acceptance.accepts)
     }
 
     open override func unavailableReason(forActivityItems activityItems: [Any]) -> String? {
-        if canPerform(withActivityItems: activityItems) { return nil }
-        let kinds = activityItems.map { ItemKind.of($0).description }
-        return "it takes \(descriptor.acceptance.summary), and got \(kinds.joined(separator: ", "))"
+        unavailableReason(forItemKinds: itemKinds(of: activityItems))
     }
 
-    override func usableItems(from items: [Any]) -> [Any] {
-        items.filter(descriptor.acceptance.accepts(item:))
+    /// Why the activity is not offered for items of these kinds, or nil when it would be.
+    /// Beyond UIKit.
+    open func unavailableReason(forItemKinds kinds: [ItemKind]) -> String? {
+        if canPerform(withItemKinds: kinds) { return nil }
+        return "it takes \(descriptor.acceptance.summary), and got \(Self.describe(kinds))"
+    }
+
+    /// The kinds in order, each named once: "text, web link" for a thousand of them.
+    static func describe(_ kinds: [ItemKind]) -> String {
+        var seen = Set<String>()
+        var names: [String] = []
+        for kind in kinds {
+            let name = kind.description
+            if seen.insert(name).inserted { names.append(name) }
+        }
+        return names.joined(separator: ", ")
+    }
+
+    override func usableIndices(from items: [Any]) -> [Int] {
+        let kinds = itemKinds(of: items)
+        return kinds.indices.filter { descriptor.acceptance.accepts(kinds[$0]) }
+    }
+
+    /// The kinds of `items`: the sheet's, when it is the array the sheet classified.
+    func itemKinds(of items: [Any]) -> [ItemKind] {
+        if let known = knownItemKinds, known.matches(items) { return known.kinds }
+        return items.map(ItemKind.of)
     }
 }
 
@@ -47,5 +80,28 @@ public final class UnavailableBuiltInActivity: BuiltInActivity {
 
     public override func canPerform(withActivityItems activityItems: [Any]) -> Bool { false }
 
+    public override func canPerform(withItemKinds kinds: [ItemKind]) -> Bool { false }
+
     public override func unavailableReason(forActivityItems activityItems: [Any]) -> String? { reason }
+
+    public override func unavailableReason(forItemKinds kinds: [ItemKind]) -> String? { reason }
+}
+
+/// Item kinds a sheet computed once for one array of items, lent to its activities while it
+/// asks them about that array.
+struct KnownItemKinds {
+    /// The kinds, in item order.
+    var kinds: [ItemKind]
+    private var storage: UnsafeRawPointer?
+
+    /// Remembers `kinds` as those of `items`, which the caller keeps alive and unchanged.
+    init(kinds: [ItemKind], of items: [Any]) {
+        self.kinds = kinds
+        storage = items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    /// True when `items` is the very array (same storage, same count) the kinds describe.
+    func matches(_ items: [Any]) -> Bool {
+        items.count == kinds.count && items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } == storage
+    }
 }
