@@ -33,6 +33,9 @@ public final class AirDropActivity: BuiltInActivity {
         super.init(descriptor: descriptor)
     }
 
+    /// LocalSend offers carry a small `preview`: the sources are asked for one this size.
+    public override var thumbnailSize: CGSize? { CGSize(width: 128, height: 128) }
+
     public override func prepare(withActivityItems activityItems: [Any]) {
         do {
             payloads = try activityItems.flatMap(Self.payloads(for:))

@@ -23,6 +23,9 @@ public final class MessageActivity: BuiltInActivity {
         super.init(descriptor: descriptor)
     }
 
+    /// An MMS carries a small preview of its attachments: the sources are asked for one.
+    public override var thumbnailSize: CGSize? { CGSize(width: 240, height: 240) }
+
     public override func prepare(withActivityItems activityItems: [Any]) {
         var paragraphs: [String] = []
         for item in activityItems {
