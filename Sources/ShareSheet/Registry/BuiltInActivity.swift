@@ -24,16 +24,19 @@ open class BuiltInActivity: Activity {
 
     /// True when at least one item is of a kind the descriptor accepts.
     open override func canPerform(withActivityItems activityItems: [Any]) -> Bool {
-        canPerform(withItemKinds: itemKinds(of: activityItems))
+        // Whether any item fits depends only on which kinds there are: each distinct kind is
+        // checked once (a type's conformance is a look-up in the type database).
+        canPerform(withItemKinds: itemKinds(of: activityItems, distinct: true))
     }
 
-    /// True when at least one of the item kinds is one the descriptor accepts. Beyond UIKit.
+    /// True when at least one of the item kinds is one the descriptor accepts. Beyond UIKit; the
+    /// sheet calls it with each distinct kind of its items once.
     open func canPerform(withItemKinds kinds: [ItemKind]) -> Bool {
         kinds.contains(where: descriptor.acceptance.accepts)
     }
 
     open override func unavailableReason(forActivityItems activityItems: [Any]) -> String? {
-        unavailableReason(forItemKinds: itemKinds(of: activityItems))
+        unavailableReason(forItemKinds: itemKinds(of: activityItems, distinct: true))
     }
 
     /// Why the activity is not offered for items of these kinds, or nil when it would be.
@@ -55,14 +58,17 @@ open class BuiltInActivity: Activity {
     }
 
     override func usableIndices(from items: [Any]) -> [Int] {
-        let kinds = itemKinds(of: items)
-        return kinds.indices.filter { descriptor.acceptance.accepts(kinds[$0]) }
+        let kinds = itemKinds(of: items, distinct: false)
+        let accepted = KnownItemKinds.distinct(kinds).filter(descriptor.acceptance.accepts)
+        return kinds.indices.filter { index in accepted.contains(kinds[index]) }
     }
 
-    /// The kinds of `items`: the sheet's, when it is the array the sheet classified.
-    func itemKinds(of items: [Any]) -> [ItemKind] {
-        if let known = knownItemKinds, known.matches(items) { return known.kinds }
-        return items.map(ItemKind.of)
+    /// The kinds of `items` (each once when `distinct`, in first-seen order): the sheet's, when
+    /// it is the array the sheet classified.
+    func itemKinds(of items: [Any], distinct: Bool) -> [ItemKind] {
+        if let known = knownItemKinds, known.matches(items) { return distinct ? known.distinctKinds : known.kinds }
+        let kinds = items.map(ItemKind.of)
+        return distinct ? KnownItemKinds.distinct(kinds) : kinds
     }
 }
 
@@ -92,12 +98,22 @@ public final class UnavailableBuiltInActivity: BuiltInActivity {
 struct KnownItemKinds {
     /// The kinds, in item order.
     var kinds: [ItemKind]
+    /// Each kind once, in first-seen order.
+    var distinctKinds: [ItemKind]
     private var storage: UnsafeRawPointer?
 
     /// Remembers `kinds` as those of `items`, which the caller keeps alive and unchanged.
     init(kinds: [ItemKind], of items: [Any]) {
         self.kinds = kinds
+        distinctKinds = Self.distinct(kinds)
         storage = items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    /// Each kind once, in first-seen order (a sheet holds few distinct kinds).
+    static func distinct(_ kinds: [ItemKind]) -> [ItemKind] {
+        var result: [ItemKind] = []
+        for kind in kinds where !result.contains(kind) { result.append(kind) }
+        return result
     }
 
     /// True when `items` is the very array (same storage, same count) the kinds describe.
