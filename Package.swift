@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "ContactsTests", dependencies: ["Contacts", "ShareSheet", "ShareSheetSystem", "CGdkPixbuf", "share"]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting"]),
-        .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem"]),
+        .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins"]),
         .testTarget(name: "SharingTests", dependencies: ["Sharing", "ShareSheet", "ShareSheetTesting", "UniformTypes"]),
         .testTarget(name: "SeedExampleTests", dependencies: ["ShareSheetUIKit", "ShareSheetTesting", "OpenIn"]),
         .testTarget(

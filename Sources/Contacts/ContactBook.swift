@@ -30,7 +30,7 @@ public struct ContactBook: Sendable {
     }
 
     /// The embedded default folder: `$XDG_DATA_HOME/contacts/default`.
-    public static func defaultFolder(in directories: XDGDirectories = XDGDirectories()) -> URL {
+    public static func defaultFolder(in directories: XDGDirectories = HostEnvironment.process.directories) -> URL {
         directories.dataHome.appendingPathComponent("contacts", isDirectory: true)
             .appendingPathComponent("default", isDirectory: true)
     }
@@ -39,7 +39,7 @@ public struct ContactBook: Sendable {
     /// `version=` (3.0 or 4.0, for new cards), else the embedded default folder.
     /// - Throws: `ShareError(.badData)` for a configuration value that cannot be used.
     public static func configured(
-        _ configuration: Configuration? = nil, directories: XDGDirectories = XDGDirectories()
+        _ configuration: Configuration? = nil, directories: XDGDirectories = HostEnvironment.process.directories
     ) throws -> ContactBook {
         let configuration = try configuration ?? Configuration.load(from: directories)
         let source = configuration.file?.path ?? "configuration"

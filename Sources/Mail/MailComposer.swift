@@ -18,6 +18,9 @@ public final class MailComposer {
     /// The message so far.
     public private(set) var message = MailMessage()
     private var settingsOverride: MailSettings?
+    /// The host whose configuration, outbox and password variables are used when no settings
+    /// were given: this process's by default.
+    public var hostEnvironment: HostEnvironment = .process
 
     /// True when mail can be sent: always, since the outbox keeps what cannot go out now.
     public static func canSendMail() -> Bool { true }
@@ -68,7 +71,7 @@ public final class MailComposer {
     /// Delivers the message: sent over SMTP, queued in the outbox, or handed to the mail program.
     /// - Throws: `ShareError` (see `MailDelivery.deliver`).
     public func send(progress: Progress? = nil) throws -> MailResult {
-        let settings = try settingsOverride ?? MailSettings(configuration: Configuration.load())
+        let settings = try settingsOverride ?? MailSettings(host: hostEnvironment)
         if settings.handOff { return try MailHandOff.open(message) }
         return try MailDelivery(settings: settings).deliver(message, progress: progress)
     }

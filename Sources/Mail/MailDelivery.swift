@@ -111,7 +111,8 @@ public struct MailDelivery: Sendable {
             if error.isTemporary {
                 throw ShareError(
                     .temporaryFailure,
-                    "Mail: \(settings.serverName) cannot be reached (\(error)); \(kept): send it later with share outbox flush")
+                    "Mail: \(settings.serverName) cannot be reached (\(error)); \(kept): send it later with share outbox flush",
+                    hint: "send it with `share outbox flush` once \(settings.serverName) answers")
             }
             if error.isLoginRefused {
                 throw ShareError(.unavailable, "Mail: \(settings.serverName) refused the login for \(endpoint.user ?? "?") (\(error)); \(kept)")

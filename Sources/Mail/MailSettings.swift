@@ -38,10 +38,21 @@ public struct MailSettings: Sendable {
     public var handOff: Bool
     /// The outbox.
     public var outbox: MailOutbox
+    /// The login name the default sender is made from (`USER` of the host environment).
+    public var loginName: String?
 
     /// What `starttls=` says.
     public enum StartTLS: String, Sendable {
         case required, optional, off
+    }
+
+    /// The settings of a host: its configuration file's `[mail]`, its outbox, its password
+    /// variables, then `overrides`.
+    /// - Throws: `ShareError(.badData)` for a malformed file, `.usage` for a value that makes no sense.
+    public init(host: HostEnvironment, overrides: [String: String] = [:]) throws {
+        try self.init(
+            configuration: host.loadConfiguration(), overrides: overrides, environment: host.variables,
+            directories: host.directories)
     }
 
     /// Settings that only queue in `outbox`.
@@ -51,17 +62,22 @@ public struct MailSettings: Sendable {
         connectTimeout = 15
         handOff = false
         self.outbox = outbox
+        loginName = HostEnvironment.process["USER"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Reads `[mail]` from `configuration`, then applies `overrides` (same keys).
-    /// - Parameter environment: where `SHARESHEET_SMTP_PASSWORD` is looked up.
+    /// - Parameters:
+    ///   - environment: the host environment: where `SHARESHEET_SMTP_PASSWORD` and `USER` are
+    ///     looked up; its XDG folders hold the outbox unless `directories` says otherwise.
+    ///   - directories: where the outbox is; those of `environment` when nil.
     /// - Throws: `ShareError(.usage)` for a value that makes no sense.
     public init(
         configuration: Configuration, overrides: [String: String] = [:],
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        directories: XDGDirectories = XDGDirectories()
+        environment: [String: String] = HostEnvironment.process.variables,
+        directories: XDGDirectories? = nil
     ) throws {
-        self.init(outbox: MailOutbox(directories: directories))
+        self.init(outbox: MailOutbox(directories: directories ?? XDGDirectories(environment: environment)))
+        loginName = environment["USER"].flatMap { $0.isEmpty ? nil : $0 }
         func value(_ key: String) -> String? {
             let text = overrides[key] ?? configuration.string(key, in: "mail")
             return text.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
@@ -104,7 +120,7 @@ public struct MailSettings: Sendable {
     /// The sender to write: `from`, else the login user at the host.
     var sender: String {
         if let from { return from }
-        let login = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "user"
+        let login = loginName ?? "user"
         let host = ProcessInfo.processInfo.hostName
         let address = "\(login)@\(host.contains(".") ? host : host + ".localdomain")"
         return Mailbox(address) != nil ? address : "user@localhost.localdomain"

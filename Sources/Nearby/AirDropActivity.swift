@@ -10,8 +10,8 @@ import UniformTypes
 /// where multicast is blocked. Text goes as a LocalSend text message, everything else as files.
 /// A receiver that declines finishes the activity with `false`.
 public final class AirDropActivity: BuiltInActivity {
-    private let directories: XDGDirectories
-    private let environment: [String: String]
+    private let givenDirectories: XDGDirectories?
+    private let givenEnvironment: [String: String]?
     private var payloads: [NearbyPayload] = []
     private var preparationError: ShareError?
     private var builtInterface: ActivityInterface?
@@ -21,15 +21,16 @@ public final class AirDropActivity: BuiltInActivity {
 
     /// Makes the activity.
     /// - Parameters:
-    ///   - directories: where the configuration and the device identity are.
-    ///   - environment: read for `SHARESHEET_NEARBY=off`.
+    ///   - directories: where the configuration and the device identity are; those of the
+    ///     activity's `hostEnvironment` when nil.
+    ///   - environment: read for `SHARESHEET_NEARBY=off`; the `hostEnvironment`'s when nil.
     public init(
         descriptor: BuiltInActivityDescriptor = BuiltInActivityDescriptor.catalog.first { $0.type == .airDrop }!,
-        directories: XDGDirectories = XDGDirectories(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        directories: XDGDirectories? = nil,
+        environment: [String: String]? = nil
     ) {
-        self.directories = directories
-        self.environment = environment
+        givenDirectories = directories
+        givenEnvironment = environment
         super.init(descriptor: descriptor)
     }
 
@@ -117,6 +118,8 @@ public final class AirDropActivity: BuiltInActivity {
     private var loadedIdentity: NearbyIdentity?
 
     private func loadSettingsAndIdentity() -> (NearbySettings?, NearbyIdentity?) {
+        let environment = givenEnvironment ?? hostEnvironment.variables
+        let directories = givenDirectories ?? XDGDirectories(environment: environment)
         do {
             let configuration = try Configuration.load(from: directories)
             let settings = NearbySettings(configuration: configuration, environment: environment)
@@ -157,10 +160,12 @@ public final class AirDropActivity: BuiltInActivity {
         let progress = self.progress
         let thread = Thread { [weak self] in
             let outcome: Result<NearbySendResult, ShareError>
+            var reached: NearbyDevice?
             do {
                 let device = try Self.resolve(
                     target, discovery: discovery, settings: settings, identity: identity, expectedFingerprint: expectedFingerprint,
                     isCancelled: { stopped.withLock { $0 } })
+                reached = device
                 discovery?.stop()
                 let sender = NearbySender(device: device, identity: identity, settings: settings, progress: progress)
                 running.withLock { $0 = sender }
@@ -172,16 +177,25 @@ public final class AirDropActivity: BuiltInActivity {
                 outcome = .failure(ShareError(.ioError, "AirDrop: \(error)"))
             }
             discovery?.stop()
-            Task { @MainActor in self?.finish(outcome) }
+            let address = reached.map(Self.address(of:))
+            Task { @MainActor in self?.finish(outcome, to: address) }
         }
         thread.name = "nearby-send"
         thread.start()
     }
 
-    private func finish(_ outcome: Result<NearbySendResult, ShareError>) {
+    /// The device's LocalSend address (`https://192.168.1.7:53317`), for `location`.
+    private nonisolated static func address(of device: NearbyDevice) -> String {
+        let host = device.host.contains(":") && !device.host.hasPrefix("[") ? "[\(device.host)]" : device.host
+        return "\(device.usesHTTPS ? "https" : "http")://\(host):\(device.port)"
+    }
+
+    private func finish(_ outcome: Result<NearbySendResult, ShareError>, to address: String?) {
         switch outcome {
         case .success(.delivered(let files)):
             returnedItems = files
+            disposition = .sent
+            location = address
             activityDidFinish(true)
         case .success(.declined):
             activityDidFinish(false)

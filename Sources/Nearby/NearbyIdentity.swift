@@ -13,7 +13,7 @@ public struct NearbyIdentity: Sendable {
     public let fingerprint: String
 
     /// The folder identities live in: `$XDG_DATA_HOME/sharesheet/nearby`.
-    public static func folder(_ directories: XDGDirectories = XDGDirectories()) -> URL {
+    public static func folder(_ directories: XDGDirectories = HostEnvironment.process.directories) -> URL {
         directories.shareSheetData.appendingPathComponent("nearby", isDirectory: true)
     }
 
@@ -99,7 +99,7 @@ public struct NearbySettings: Sendable {
     public var parallelUploads: Int = 3
 
     /// Settings from `[nearby]` in the configuration and the environment.
-    public init(configuration: Configuration = .empty, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(configuration: Configuration = .empty, environment: [String: String] = HostEnvironment.process.variables) {
         var hostname = [CChar](repeating: 0, count: 256)
         gethostname(&hostname, hostname.count - 1)
         let host = String(decoding: hostname.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

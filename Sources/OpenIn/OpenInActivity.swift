@@ -36,7 +36,7 @@ public final class OpenInActivity: BuiltInActivity {
     public static let rememberField = "remember"
 
     private let workspace: Workspace
-    private let temporaryFolder: URL
+    private let givenTemporaryFolder: URL?
     private var target: Target?
     private var candidates: [Application] = []
     private var chosenDefault: Application?
@@ -44,14 +44,19 @@ public final class OpenInActivity: BuiltInActivity {
 
     /// Makes the activity over a workspace (the desktop's by default).
     /// - Parameter temporaryFolder: where typed data is written before it is opened; defaults
-    ///   to `$XDG_CACHE_HOME/sharesheet/open-in`.
+    ///   to `$XDG_CACHE_HOME/sharesheet/open-in` of the activity's `hostEnvironment`.
     public init(
         descriptor: BuiltInActivityDescriptor = .openIn, workspace: Workspace = .shared, temporaryFolder: URL? = nil
     ) {
         self.workspace = workspace
-        self.temporaryFolder =
-            temporaryFolder ?? XDGDirectories().cacheHome.appendingPathComponent("sharesheet/open-in", isDirectory: true)
+        givenTemporaryFolder = temporaryFolder
         super.init(descriptor: descriptor)
+    }
+
+    /// Where typed data is written before it is opened.
+    private var temporaryFolder: URL {
+        givenTemporaryFolder
+            ?? hostEnvironment.directories.cacheHome.appendingPathComponent("sharesheet/open-in", isDirectory: true)
     }
 
     /// The item to open: a URL (file or link) or bytes to write to a named file first.
@@ -213,7 +218,11 @@ public final class OpenInActivity: BuiltInActivity {
             let outcome = Self.run(target, with: application, remember: remember, workspace: workspace, folder: folder)
             switch outcome {
             case .success(let url):
-                await MainActor.run { self?.returnedItems = [url] }
+                await MainActor.run {
+                    self?.returnedItems = [url]
+                    self?.disposition = .handedOff
+                    self?.location = application.id
+                }
                 self?.activityDidFinish(true)
             case .failure(let error):
                 self?.activityDidFail(error)

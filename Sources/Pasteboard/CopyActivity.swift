@@ -1,5 +1,6 @@
 import Foundation
 import ShareSheet
+import ShareSheetSystem
 
 /// Copy (`.copyToPasteboard`): puts text, links, images, colors and dictionaries on the general
 /// pasteboard, each in every representation other programs ask for.
@@ -9,7 +10,9 @@ public final class CopyActivity: BuiltInActivity {
     private var preparationError: (any Error)?
     private var work: Task<Void, Never>?
 
-    /// Makes the activity; it copies to `pasteboard`, or to `Pasteboard.general` when nil.
+    /// Makes the activity; it copies to `pasteboard`, or when nil to the clipboard of the
+    /// activity's `hostEnvironment` (its Wayland or X11 display, else the pasteboard file in its
+    /// data folder).
     public init(
         descriptor: BuiltInActivityDescriptor = BuiltInActivityDescriptor.catalog.first { $0.type == .copyToPasteboard }!,
         pasteboard: Pasteboard? = nil
@@ -29,16 +32,34 @@ public final class CopyActivity: BuiltInActivity {
     public override func perform() {
         if let preparationError { return activityDidFail(preparationError) }
         let items = self.items
-        let pasteboard = self.pasteboard ?? Pasteboard.general
+        let host = hostEnvironment
+        let automatic = self.pasteboard == nil
+        let pasteboard = self.pasteboard ?? Pasteboard(backend: Pasteboard.automaticBackend(environment: host.variables))
+        // Copied to a file, there is one place; without a display that file is a fallback.
+        let file = (pasteboard.backend as? FilePasteboard)?.file
+        let fallback = file.flatMap { file in
+            automatic
+                ? ActivityFallback(
+                    message: "There is no display here, so the copy went to ShareSheet's own pasteboard file: \(file.path)",
+                    hint: "read it with `share paste`; copies reach the desktop clipboard where WAYLAND_DISPLAY or DISPLAY is set")
+                : nil
+        }
         work = Task.detached { [weak self] in
             do {
                 try Task.checkCancellation()
                 try pasteboard.setItems(items)
-                self?.activityDidFinish(true)
+                await self?.finishCopied(location: file?.path, fallback: fallback)
             } catch {
                 self?.activityDidFail(error)
             }
         }
+    }
+
+    private func finishCopied(location: String?, fallback: ActivityFallback?) {
+        disposition = .copied
+        self.location = location
+        self.fallback = fallback
+        activityDidFinish(true)
     }
 
     public override func cancel() {

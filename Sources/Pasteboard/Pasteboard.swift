@@ -39,7 +39,7 @@ public final class Pasteboard: Sendable {
     /// `xclip`/`xsel`); without a display, the file-backed pasteboard under
     /// `$XDG_DATA_HOME/sharesheet`.
     public static func automaticBackend(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = HostEnvironment.process.variables
     ) -> any PasteboardBackend {
         if let wayland = WaylandClipboard(environment: environment) { return wayland }
         if let x11 = X11Clipboard(environment: environment) { return x11 }

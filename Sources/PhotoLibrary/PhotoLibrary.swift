@@ -40,7 +40,7 @@ public struct PhotoLibrary: Sendable {
     /// The user's library: `XDG_PICTURES_DIR` and `XDG_VIDEOS_DIR`, each with the configured
     /// subfolder (`[photos] subfolder=…`) when there is one.
     /// - Throws: `ShareError(.badData)` when the subfolder is absolute or climbs out with `..`.
-    public init(directories: XDGDirectories = XDGDirectories(), configuration: Configuration = .empty) throws {
+    public init(directories: XDGDirectories = HostEnvironment.process.directories, configuration: Configuration = .empty) throws {
         var pictures = directories.userDirectory(.pictures)
         var videos = directories.userDirectory(.videos)
         if let subfolder = configuration.string("subfolder", in: "photos"), !subfolder.isEmpty {
@@ -57,11 +57,11 @@ public struct PhotoLibrary: Sendable {
         self.init(picturesFolder: pictures, videosFolder: videos)
     }
 
-    /// The library of this user and process environment, with the configuration file read.
+    /// The library of a host environment (this process's by default), with its configuration
+    /// file read.
     /// - Throws: `ShareError(.badData)` for a malformed configuration.
-    public static func user() throws -> PhotoLibrary {
-        let directories = XDGDirectories()
-        return try PhotoLibrary(directories: directories, configuration: Configuration.load(from: directories))
+    public static func user(in host: HostEnvironment = .process) throws -> PhotoLibrary {
+        try PhotoLibrary(directories: host.directories, configuration: host.loadConfiguration())
     }
 
     /// Saves an image or video into the user's library (see `save(_:progress:isCancelled:)`).

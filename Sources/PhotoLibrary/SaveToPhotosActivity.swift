@@ -14,8 +14,8 @@ public final class SaveToPhotosActivity: BuiltInActivity {
     private var preparationError: ShareError?
     private var work: Task<Void, Never>?
 
-    /// Makes the activity; it saves into `library`, or into the user's library (with the
-    /// configured subfolder) when nil.
+    /// Makes the activity; it saves into `library`, or when nil into the library of the
+    /// activity's `hostEnvironment` (with its configured subfolder).
     public init(
         descriptor: BuiltInActivityDescriptor = BuiltInActivityDescriptor.catalog.first { $0.type == .saveToCameraRoll }!,
         library: PhotoLibrary? = nil
@@ -38,9 +38,10 @@ public final class SaveToPhotosActivity: BuiltInActivity {
         if let preparationError { return activityDidFail(preparationError) }
         let sources = self.sources
         let library = self.library
+        let host = hostEnvironment
         let progress = self.progress
         work = Task.detached { [weak self] in
-            let outcome = Result { try Self.save(sources, into: library, progress: progress) }
+            let outcome = Result { try Self.save(sources, into: library ?? PhotoLibrary.user(in: host), progress: progress) }
             await self?.finish(outcome)
         }
     }
@@ -53,6 +54,10 @@ public final class SaveToPhotosActivity: BuiltInActivity {
         switch outcome {
         case .success(let saved):
             returnedItems = saved
+            disposition = .saved
+            // One place: the file, or the folder when every file went into the same one.
+            let folders = Set(saved.map { $0.deletingLastPathComponent().path })
+            location = saved.count == 1 ? saved[0].path : folders.count == 1 ? folders.first : nil
             activityDidFinish(true)
         case .failure(let error):
             activityDidFail(error)
@@ -60,8 +65,7 @@ public final class SaveToPhotosActivity: BuiltInActivity {
     }
 
     /// Checks every item, then saves them in order; on any failure removes what it saved.
-    private nonisolated static func save(_ sources: [PhotoSource], into given: PhotoLibrary?, progress: Progress) throws -> [URL] {
-        let library = try given ?? PhotoLibrary.user()
+    private nonisolated static func save(_ sources: [PhotoSource], into library: PhotoLibrary, progress: Progress) throws -> [URL] {
         let inspections = try sources.map { try $0.inspect() }
         progress.totalUnitCount = Int64(sources.count)
         var saved: [URL] = []

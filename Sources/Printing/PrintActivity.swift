@@ -1,5 +1,6 @@
 import Foundation
 import ShareSheet
+import ShareSheetSystem
 
 /// The built-in Print activity: renders the items to PDF with Cairo and Pango and prints them
 /// through CUPS, following the job until the printer completes or aborts it. With no printer
@@ -13,16 +14,17 @@ public final class PrintActivity: BuiltInActivity {
         BuiltInActivityDescriptor.catalog.first { $0.type == .print }!
     }
 
-    private let service: PrintService
+    private let givenService: PrintService?
     private var items: [Any] = []
     private let cancellation = Locked<PrintCancellation?>(nil)
     /// Signalled when the job's thread has cleaned up and ended.
     private let finished = Locked<DispatchSemaphore?>(nil)
 
-    /// Makes the activity; `service` says where jobs go (the default scheduler, the user's
-    /// Documents folder).
-    public init(descriptor: BuiltInActivityDescriptor = PrintActivity.printDescriptor, service: PrintService = PrintService()) {
-        self.service = service
+    /// Makes the activity; `service` says where jobs go. When nil, jobs go to the scheduler and
+    /// the Documents folder of the activity's `hostEnvironment`, and an empty printer field
+    /// takes `[print] printer=` from its configuration.
+    public init(descriptor: BuiltInActivityDescriptor = PrintActivity.printDescriptor, service: PrintService? = nil) {
+        givenService = service
         super.init(descriptor: descriptor)
     }
 
@@ -84,7 +86,20 @@ public final class PrintActivity: BuiltInActivity {
     /// Prints with the values of the interface.
     private func start(with values: InterfaceValues) {
         var options = PrintOptions()
-        if let printer = values["printer"]?.text, !printer.isEmpty { options.printer = printer }
+        let host = hostEnvironment
+        let service = givenService ?? PrintService(host: host)
+        if let printer = values["printer"]?.text, !printer.isEmpty {
+            options.printer = printer
+        } else {
+            do {
+                options.printer = try host.loadConfiguration().string("printer", in: "print").flatMap {
+                    $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0
+                }
+            } catch {
+                return activityDidFail(error)
+            }
+        }
+        let configurationFile = host.configurationFileDisplayPath
         if case .integer(let copies)? = values["copies"] { options.copies = copies }
         switch values["sides"]?.text {
         case "two-sided-long-edge": options.duplex = .longEdge
@@ -113,15 +128,8 @@ public final class PrintActivity: BuiltInActivity {
                     pageSelection: saving ? job.options.pageRanges : nil, isCancelled: { token.isCancelled })
                 let outcome = try job.service.run(
                     renderer, options: job.options, progress: job.progress, cancellation: token)
-                let returned: [Any]
-                switch outcome {
-                case .printed(let printer, let id): returned = ["\(printer)-\(id)"]
-                case .saved(let urls): returned = urls
-                }
-                let result = HandedOver(returned)
                 Task { @MainActor in
-                    self?.returnedItems = result.value
-                    self?.activityDidFinish(true)
+                    self?.finish(outcome, configurationFile: configurationFile)
                 }
             } catch is CancellationError {
                 self?.activityDidFinish(false)
@@ -133,6 +141,25 @@ public final class PrintActivity: BuiltInActivity {
         }
         thread.name = "print job"
         thread.start()
+    }
+
+    /// Says where the job went, then finishes.
+    private func finish(_ outcome: PrintOutcome, configurationFile: String) {
+        switch outcome {
+        case .printed(let printer, let id):
+            returnedItems = ["\(printer)-\(id)"]
+            disposition = .printed
+            location = "\(printer)-\(id)"
+        case .saved(let urls):
+            returnedItems = urls
+            disposition = .saved
+            location = urls.first?.path
+            let saved = urls.map(\.path).joined(separator: ", ")
+            fallback = ActivityFallback(
+                message: "No printer is set up, so the document was saved as PDF: \(saved)",
+                hint: "add a printer in CUPS, then choose it with --set printer=NAME or `[print] printer=` in \(configurationFile)")
+        }
+        activityDidFinish(true)
     }
 
     /// Stops the job: rendering stops at the next page, a job at the printer is cancelled

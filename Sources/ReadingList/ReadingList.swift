@@ -15,8 +15,8 @@ import ShareSheetSystem
 /// of listing it twice. Every change is one SQLite transaction, so several processes can add at
 /// the same time: the database is in WAL mode and a writer waits up to `busyTimeout` for another.
 public final class ReadingList: Sendable {
-    /// The list at `$XDG_DATA_HOME/sharesheet/reading-list.sqlite`.
-    public static let `default` = ReadingList(directories: XDGDirectories())
+    /// The list at `$XDG_DATA_HOME/sharesheet/reading-list.sqlite` of this process's environment.
+    public static let `default` = ReadingList(directories: HostEnvironment.process.directories)
 
     /// The database file.
     public let databaseURL: URL

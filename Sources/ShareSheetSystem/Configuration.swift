@@ -26,9 +26,10 @@ public struct Configuration: Sendable {
         self.file = file
     }
 
-    /// Reads the configuration file of `directories`; a missing file gives `.empty`.
+    /// Reads the configuration file of `directories` (this process's by default: activities
+    /// read their `hostEnvironment`'s); a missing file gives `.empty`.
     /// - Throws: `ShareError(.badData)` naming the file and GLib's reason when it is malformed.
-    public static func load(from directories: XDGDirectories = XDGDirectories()) throws -> Configuration {
+    public static func load(from directories: XDGDirectories = HostEnvironment.process.directories) throws -> Configuration {
         try load(file: directories.configurationFile)
     }
 
@@ -59,6 +60,9 @@ public struct Configuration: Sendable {
     /// The value of `key` in `[group]` as a whole number.
     public func integer(_ key: String, in group: String) -> Int? { string(key, in: group).flatMap { Int($0) } }
 
+    /// Every group of the file, sorted.
+    public var groups: [String] { values.keys.sorted() }
+
     /// Every key of `[group]`.
     public func keys(in group: String) -> [String] { values[group].map { Array($0.keys).sorted() } ?? [] }
 }
@@ -79,6 +83,7 @@ enum KeyFile {
         for groupIndex in 0..<Int(groupCount) {
             guard let groupName = groups[groupIndex] else { continue }
             let group = String(cString: groupName)
+            result[group] = result[group] ?? [:]  // an empty group is still listed (and checked)
             var keyCount: gsize = 0
             guard let keys = g_key_file_get_keys(keyFile, groupName, &keyCount, nil) else { continue }
             defer { g_strfreev(keys) }

@@ -1,4 +1,5 @@
 import Foundation
+import ShareSheet
 
 /// The folders the XDG Base Directory and user-dirs specifications give this user, where every
 /// backend keeps what it stores, so other programs find it in the usual places.
@@ -24,9 +25,15 @@ public struct XDGDirectories: Sendable {
 
     private let environment: [String: String]
 
-    /// Reads the folders from `environment` (the process's own by default).
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// Reads the folders from `environment` (the process's own by default: activities pass
+    /// their `hostEnvironment` instead).
+    public init(environment: [String: String] = HostEnvironment.process.variables) {
         self.environment = environment
+    }
+
+    /// Reads the folders from a host environment.
+    public init(_ host: HostEnvironment) {
+        self.init(environment: host.variables)
     }
 
     /// The user's home folder.
@@ -48,6 +55,17 @@ public struct XDGDirectories: Sendable {
     /// ShareSheet's configuration file: `$XDG_CONFIG_HOME/sharesheet/config`.
     public var configurationFile: URL {
         configHome.appendingPathComponent("sharesheet", isDirectory: true).appendingPathComponent("config")
+    }
+
+    /// `url`'s path as people write it: `~/…` under the home folder, else the whole path.
+    public func displayPath(_ url: URL) -> String {
+        let path = url.path
+        let home = self.home.path
+        if path == home { return "~" }
+        if path.hasPrefix(home.hasSuffix("/") ? home : home + "/") {
+            return "~/" + path.dropFirst(home.hasSuffix("/") ? home.count : home.count + 1)
+        }
+        return path
     }
 
     /// A user folder (Pictures, Videos, Documents, Downloads…) as `user-dirs.dirs` names it

@@ -40,22 +40,26 @@ public enum SocialActivities {
 public final class SocialActivity: BuiltInActivity {
     /// The service posted to.
     public let service: SocialService
-    private let makeComposer: @Sendable () throws -> SocialComposer
+    private let givenComposer: (@Sendable () throws -> SocialComposer)?
     private var post = SocialPost(text: "")
     private var work: Task<Void, Never>?
 
-    /// Makes the activity for `service`; `composer` makes the composer it posts with (the
-    /// user's configuration and accounts by default).
+    /// Makes the activity for `service`; `composer` makes the composer it posts with (by
+    /// default the configuration and accounts of the activity's `hostEnvironment`, read when
+    /// the sheet asks).
     public init(
         service: SocialService, descriptor: BuiltInActivityDescriptor,
         composer: (@Sendable () throws -> SocialComposer)? = nil
     ) {
         self.service = service
-        makeComposer =
-            composer ?? {
-                SocialComposer(service: service, configuration: try Configuration.load())
-            }
+        givenComposer = composer
         super.init(descriptor: descriptor)
+    }
+
+    /// Makes the composer: the given closure's, else one for the host environment.
+    private func makeComposer() throws -> SocialComposer {
+        if let givenComposer { return try givenComposer() }
+        return try SocialComposer(service: service, host: hostEnvironment)
     }
 
     private var composerForChecks: SocialComposer? { try? makeComposer() }
@@ -137,12 +141,20 @@ public final class SocialActivity: BuiltInActivity {
         var post = post
         post.text = text
         let progress = progress
+        let route = composer.route(for: post)
         work = Task.detached { [weak self] in
             do {
                 let posted = try await composer.post(post, progress: progress)
                 await MainActor.run {
                     guard let self else { return }
                     self.returnedItems = posted
+                    self.location = posted.first?.absoluteString
+                    if route == .webPage {
+                        self.disposition = .opened
+                        self.fallback = Self.webPageFallback(self.service)
+                    } else {
+                        self.disposition = .posted
+                    }
                     self.activityDidFinish(true)
                 }
             } catch is CancellationError {
@@ -151,6 +163,13 @@ public final class SocialActivity: BuiltInActivity {
                 self?.activityDidFail(error)
             }
         }
+    }
+
+    /// What opening the web share page instead of posting says, and how to post instead.
+    static func webPageFallback(_ service: SocialService) -> ActivityFallback {
+        ActivityFallback(
+            message: "There is no \(service.displayName) account here, so the share page opened in the browser.",
+            hint: "add one with `share accounts add \(service)` to post directly")
     }
 
     public override func cancel() {

@@ -39,17 +39,25 @@ public struct SocialComposer: Sendable {
 
     /// A composer for `service`.
     /// - Parameters:
-    ///   - configuration: the settings; `Configuration.load()` by default.
-    ///   - accounts: the account store; the user's own by default.
+    ///   - configuration: the settings; this process's configuration file by default.
+    ///   - accounts: the account store; this process's user's by default.
     ///   - openWebPage: how a web share page is opened; `Workspace.shared.open` by default.
     public init(
         service: SocialService, configuration: Configuration? = nil, accounts: AccountStore = AccountStore(),
         openWebPage: (@Sendable (URL) throws -> Void)? = nil
     ) {
         self.service = service
-        self.configuration = configuration ?? ((try? Configuration.load()) ?? .empty)
+        self.configuration = configuration ?? ((try? HostEnvironment.process.loadConfiguration()) ?? .empty)
         self.accounts = accounts
         self.openWebPage = openWebPage ?? { url in _ = try Workspace.shared.open(url) }
+    }
+
+    /// A composer for `service` with the configuration file and accounts of a host environment.
+    /// - Throws: `ShareError(.badData)` when its configuration file is malformed.
+    public init(service: SocialService, host: HostEnvironment, openWebPage: (@Sendable (URL) throws -> Void)? = nil) throws {
+        self.init(
+            service: service, configuration: try host.loadConfiguration(), accounts: AccountStore(environment: host.variables),
+            openWebPage: openWebPage)
     }
 
     /// Makes the rate-limit wait call `sleeper` instead of sleeping.

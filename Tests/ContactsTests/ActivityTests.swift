@@ -40,6 +40,8 @@ struct ActivityTests {
         #expect(outcome.error == nil, "\(String(describing: outcome.error))")
         #expect(outcome.completed)
         #expect(outcome.returnedItems?.first as? URL == folder.path("rich-3.vcf"))
+        #expect(outcome.disposition == .saved)
+        #expect(outcome.location == folder.path("rich-3.vcf").path)
         let field = try #require(presenter.shownInterface?.fields.first)
         #expect(field.id == "contact")
         #expect(field.defaultValue == .text("zoe@example.org"))

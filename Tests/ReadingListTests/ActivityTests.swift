@@ -68,6 +68,9 @@ struct ActivityTests {
             outcome.returnedItems?.compactMap { $0 as? URL } == [
                 URL(string: "https://nshipster.com/uiactivityviewcontroller/")!
             ])
+        #expect(outcome.disposition == .saved)
+        #expect(outcome.location == folder.database.path)
+        #expect(outcome.fallback == nil)
         let item = try #require(try list.items().first)
         #expect(item.title == "UIActivityViewController - NSHipster")
         #expect(item.previewText == "The share sheet, in depth.")

@@ -15,7 +15,7 @@ public final class AssignToContactActivity: BuiltInActivity {
     public var warningHandler: @Sendable (String) -> Void = ContactBook.printWarning
 
     private let givenBook: ContactBook?
-    private let directories: XDGDirectories
+    private let givenDirectories: XDGDirectories?
     private var image: ImageSource?
     private var book: ContactBook?
     private var listing: ContactBook.Listing?
@@ -24,13 +24,14 @@ public final class AssignToContactActivity: BuiltInActivity {
     private var work: Task<Void, Never>?
 
     /// Makes the activity; it works on `book`, or on the configured book (`[contacts]` in the
-    /// configuration of `directories`) when nil.
+    /// configuration of `directories`, by default those of the activity's `hostEnvironment`)
+    /// when nil.
     public init(
         descriptor: BuiltInActivityDescriptor = BuiltInActivityDescriptor.catalog.first { $0.type == .assignToContact }!,
-        book: ContactBook? = nil, directories: XDGDirectories = XDGDirectories()
+        book: ContactBook? = nil, directories: XDGDirectories? = nil
     ) {
         givenBook = book
-        self.directories = directories
+        givenDirectories = directories
         super.init(descriptor: descriptor)
     }
 
@@ -38,7 +39,7 @@ public final class AssignToContactActivity: BuiltInActivity {
         do {
             image = activityItems.lazy.compactMap(ImageSource.init).first
             guard image != nil else { throw ShareError(.badData, "Assign to Contact: no image among the items") }
-            let book = try givenBook ?? ContactBook.configured(directories: directories)
+            let book = try givenBook ?? ContactBook.configured(directories: givenDirectories ?? hostEnvironment.directories)
             let listing = try book.load()
             for skipped in listing.skipped { warningHandler(skipped.description) }
             self.book = book
@@ -119,6 +120,8 @@ public final class AssignToContactActivity: BuiltInActivity {
         switch outcome {
         case .success(let contact):
             returnedItems = [contact.fileURL]
+            disposition = .saved
+            location = contact.fileURL.path
             activityDidFinish(true)
         case .failure(let error):
             activityDidFail(error)

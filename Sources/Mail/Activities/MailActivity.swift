@@ -10,7 +10,7 @@ import ShareSheetSystem
 /// override the `[mail]` configuration for one share.
 public final class MailActivity: BuiltInActivity {
     private var content = MailContent(items: [])
-    private let loadSettings: @Sendable ([String: String]) throws -> MailSettings
+    private let givenSettings: (@Sendable ([String: String]) throws -> MailSettings)?
     private let cancelled = Locked(false)
 
     /// The keys of `--set` that change delivery rather than fill a field.
@@ -20,13 +20,20 @@ public final class MailActivity: BuiltInActivity {
     /// - Parameters:
     ///   - descriptor: the catalog's Mail descriptor.
     ///   - settings: makes the delivery settings from the per-share overrides; defaults to the
-    ///     user's configuration file.
+    ///     configuration file and outbox of the activity's `hostEnvironment`, read when it sends.
     public init(
         descriptor: BuiltInActivityDescriptor,
         settings: (@Sendable ([String: String]) throws -> MailSettings)? = nil
     ) {
-        loadSettings = settings ?? { overrides in try MailSettings(configuration: Configuration.load(), overrides: overrides) }
+        givenSettings = settings
         super.init(descriptor: descriptor)
+    }
+
+    /// Makes the settings: the given closure's, else the host environment's.
+    private var loadSettings: @Sendable ([String: String]) throws -> MailSettings {
+        if let givenSettings { return givenSettings }
+        let host = hostEnvironment
+        return { overrides in try MailSettings(host: host, overrides: overrides) }
     }
 
     public override func prepare(withActivityItems activityItems: [Any]) {
@@ -111,14 +118,17 @@ public final class MailActivity: BuiltInActivity {
         var overrides: [String: String] = [:]
         for key in Self.settingKeys { if let value = context.presetValues[key] { overrides[key] = value.text } }
         let loadSettings = self.loadSettings
+        let configurationFile = hostEnvironment.configurationFileDisplayPath
         let cancelled = self.cancelled
         let progress = self.progress
         Task.detached { [weak self] in
             let outcome: Result<MailResult, any Error>
             let queued = Locked<URL?>(nil)
             var note: String?
+            var server: URL?
             do {
                 let settings = try loadSettings(overrides)
+                server = settings.smtp.map(Self.withoutCredentials)
                 if settings.handOff {
                     let handedOff = try MailHandOff.handOff(message)
                     note = handedOff.note
@@ -132,25 +142,50 @@ public final class MailActivity: BuiltInActivity {
             } catch {
                 outcome = .failure(error)
             }
-            await self?.finish(outcome, queued: queued.withLock { $0 }, note: note)
+            await self?.finish(
+                outcome, queued: queued.withLock { $0 }, note: note, server: server, configurationFile: configurationFile)
         }
     }
 
-    private func finish(_ outcome: Result<MailResult, any Error>, queued: URL?, note: String? = nil) {
+    /// The SMTP URL without a user or password, for `location`.
+    private nonisolated static func withoutCredentials(_ url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.user = nil
+        components.password = nil
+        return components.url ?? url
+    }
+
+    private func finish(
+        _ outcome: Result<MailResult, any Error>, queued: URL?, note: String? = nil, server: URL? = nil,
+        configurationFile: String
+    ) {
         switch outcome {
-        case .success(.sent(let server, _)):
-            returnedItems = ["sent through \(server)"]
+        case .success(.sent(let name, _)):
+            returnedItems = ["sent through \(name)"]
+            disposition = .sent
+            location = server?.absoluteString ?? name
             activityDidFinish(true)
-        case .success(.queued(_, let file)):
+        case .success(.queued(let id, let file)):
             returnedItems = [file]
+            disposition = .queued
+            location = file.path
+            fallback = ActivityFallback(
+                message: "No mail server is set up, so the message waits in the outbox (\(id)).",
+                hint: "send it with `share outbox flush` once `[mail] smtp=` is set in \(configurationFile)")
             activityDidFinish(true)
         case .success(.handedOff(let url)):
             if let note { returnedItems = [url, note] } else { returnedItems = [url] }
+            disposition = .handedOff
+            location = url.absoluteString
             activityDidFinish(true)
         case .failure(let error as ShareError):
             if error.kind == .cancelled { return activityDidFinish(false) }
             // The message is safe in the outbox: say where.
-            if let queued, FileManager.default.fileExists(atPath: queued.path) { returnedItems = [queued] }
+            if let queued, FileManager.default.fileExists(atPath: queued.path) {
+                returnedItems = [queued]
+                disposition = .queued
+                location = queued.path
+            }
             activityDidFail(error)
         case .failure(let error):
             activityDidFail(ShareError(.ioError, "Mail: \(error)"))

@@ -10,17 +10,25 @@ public final class MessageActivity: BuiltInActivity {
     private var recipients: [String] = []
     private var body = ""
     private var attachments: [URL] = []
-    private let loadSettings: @Sendable ([String: String]) throws -> MessageSettings
+    private let givenSettings: (@Sendable ([String: String]) throws -> MessageSettings)?
 
     /// Makes the Message activity.
     /// - Parameter settings: makes the settings from per-share overrides (`--set via=…`);
-    ///   defaults to the user's configuration file.
+    ///   defaults to the configuration file, outbox and search path of the activity's
+    ///   `hostEnvironment`, read when it sends.
     public init(
         descriptor: BuiltInActivityDescriptor,
         settings: (@Sendable ([String: String]) throws -> MessageSettings)? = nil
     ) {
-        loadSettings = settings ?? { overrides in try MessageSettings(configuration: Configuration.load(), overrides: overrides) }
+        givenSettings = settings
         super.init(descriptor: descriptor)
+    }
+
+    /// Makes the settings: the given closure's, else the host environment's.
+    private var loadSettings: @Sendable ([String: String]) throws -> MessageSettings {
+        if let givenSettings { return givenSettings }
+        let host = hostEnvironment
+        return { overrides in try MessageSettings(host: host, overrides: overrides) }
     }
 
     /// An MMS carries a small preview of its attachments: the sources are asked for one.
@@ -84,27 +92,44 @@ public final class MessageActivity: BuiltInActivity {
         var overrides: [String: String] = [:]
         for key in ["via", "kdeconnect-device"] { if let value = context.presetValues[key] { overrides[key] = value.text } }
         let loadSettings = self.loadSettings
+        let configurationFile = hostEnvironment.configurationFileDisplayPath
         Task.detached { [weak self] in
             let outcome: Result<MessageResult, any Error>
+            var chosen: MessageSettings.Via?
             do {
-                outcome = .success(try MessageDelivery(settings: loadSettings(overrides)).deliver(message))
+                let settings = try loadSettings(overrides)
+                chosen = settings.via
+                outcome = .success(try MessageDelivery(settings: settings).deliver(message))
             } catch {
                 outcome = .failure(error)
             }
-            await self?.finish(outcome)
+            await self?.finish(outcome, via: chosen, configurationFile: configurationFile)
         }
     }
 
-    private func finish(_ outcome: Result<MessageResult, any Error>) {
+    private func finish(_ outcome: Result<MessageResult, any Error>, via: MessageSettings.Via?, configurationFile: String) {
         switch outcome {
         case .success(.handedOff(let url)):
             returnedItems = [url]
+            disposition = .handedOff
+            location = url.absoluteString
             activityDidFinish(true)
         case .success(.sentWithKDEConnect(let device)):
             returnedItems = ["sent through KDE Connect device \(device)"]
+            disposition = .handedOff
+            location = "kdeconnect:\(device)"
             activityDidFinish(true)
-        case .success(.queued(_, let file)):
+        case .success(.queued(let id, let file)):
             returnedItems = [file]
+            disposition = .queued
+            location = file.path
+            if via != .outbox {
+                // Queued because nothing could take it, not because the outbox was asked for.
+                fallback = ActivityFallback(
+                    message: "No SMS handler or KDE Connect device is set up, so the message waits in the Messages outbox (\(id)).",
+                    hint: "set `[message] via=kdeconnect` and `kdeconnect-device=ID` in \(configurationFile), "
+                        + "or install an sms: handler such as KDE Connect, then run `share outbox flush`")
+            }
             activityDidFinish(true)
         case .failure(let error as ShareError):
             activityDidFail(error)

@@ -19,6 +19,9 @@ public final class MessageComposer {
     /// Files to send along, where the transport carries them.
     public private(set) var attachments: [URL] = []
     private let settingsOverride: MessageSettings?
+    /// The host whose configuration, outbox and search path are used when no settings were
+    /// given: this process's by default.
+    public var hostEnvironment: HostEnvironment = .process
 
     /// True when text can be sent: always, since the Messages outbox keeps what cannot go now.
     public static func canSendText() -> Bool { true }
@@ -32,7 +35,7 @@ public final class MessageComposer {
     /// Hands the message on, or queues it.
     /// - Throws: `ShareError` (see `MessageDelivery.deliver`).
     public func send() throws -> MessageResult {
-        let settings = try settingsOverride ?? MessageSettings(configuration: Configuration.load())
+        let settings = try settingsOverride ?? MessageSettings(host: hostEnvironment)
         return try MessageDelivery(settings: settings).deliver(
             TextMessage(recipients: recipients, body: body, attachments: attachments))
     }

@@ -34,17 +34,36 @@ public struct MessageSettings: Sendable {
     public var kdeConnectDevice: String?
     /// The Messages outbox.
     public var outbox: MessageOutbox
+    /// Where `kdeconnect-cli` is looked for: the host's `PATH`.
+    public var searchPath: [String]
 
     /// Settings that use the default transports and outbox.
-    public init(via: Via = .auto, kdeConnectDevice: String? = nil, outbox: MessageOutbox = MessageOutbox()) {
+    public init(
+        via: Via = .auto, kdeConnectDevice: String? = nil, outbox: MessageOutbox = MessageOutbox(),
+        searchPath: [String] = HostEnvironment.process.searchPath
+    ) {
         self.via = via
         self.kdeConnectDevice = kdeConnectDevice
         self.outbox = outbox
+        self.searchPath = searchPath
+    }
+
+    /// The settings of a host: its configuration file's `[message]`, its outbox and search
+    /// path, then `overrides`.
+    /// - Throws: `ShareError(.badData)` for a malformed file, `.usage` for an unknown `via`.
+    public init(host: HostEnvironment, overrides: [String: String] = [:]) throws {
+        try self.init(
+            configuration: host.loadConfiguration(), overrides: overrides, directories: host.directories,
+            searchPath: host.searchPath)
     }
 
     /// Reads `[message]`, then `overrides` (same keys).
-    public init(configuration: Configuration, overrides: [String: String] = [:], directories: XDGDirectories = XDGDirectories()) throws {
-        self.init(outbox: MessageOutbox(directories: directories))
+    public init(
+        configuration: Configuration, overrides: [String: String] = [:],
+        directories: XDGDirectories = HostEnvironment.process.directories,
+        searchPath: [String] = HostEnvironment.process.searchPath
+    ) throws {
+        self.init(outbox: MessageOutbox(directories: directories), searchPath: searchPath)
         if let text = overrides["via"] ?? configuration.string("via", in: "message") {
             guard let via = Via(rawValue: text.lowercased()) else {
                 throw ShareError(.usage, "Message: via=\(text): use auto, handler, kdeconnect or outbox")
@@ -73,8 +92,8 @@ public struct MessageDelivery: Sendable {
         }
         guard !message.recipients.isEmpty else { throw ShareError(.usage, "Message: no recipient (set one with --to)") }
         let via = settings.via
-        if via == .kdeconnect || (via == .auto && settings.kdeConnectDevice != nil && KDEConnect.tool != nil) {
-            return try KDEConnect.send(message, device: settings.kdeConnectDevice)
+        if via == .kdeconnect || (via == .auto && settings.kdeConnectDevice != nil && KDEConnect.tool(in: settings.searchPath) != nil) {
+            return try KDEConnect.send(message, device: settings.kdeConnectDevice, searchPath: settings.searchPath)
         }
         if via == .handler || (via == .auto && DesktopLauncher.hasHandler(forScheme: "sms")) {
             let url = message.smsURL
@@ -92,7 +111,7 @@ public struct MessageDelivery: Sendable {
         for entry in settings.outbox.entries() {
             var direct = settings
             if direct.via == .auto || direct.via == .outbox {
-                if direct.kdeConnectDevice != nil, KDEConnect.tool != nil {
+                if direct.kdeConnectDevice != nil, KDEConnect.tool(in: settings.searchPath) != nil {
                     direct.via = .kdeconnect
                 } else if DesktopLauncher.hasHandler(forScheme: "sms") {
                     direct.via = .handler
@@ -117,13 +136,13 @@ public struct MessageDelivery: Sendable {
 
 /// `kdeconnect-cli`, when installed.
 enum KDEConnect {
-    static var tool: String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/kdeconnect-cli" }.first(where: FileManager.default.isExecutableFile(atPath:))
+    /// `kdeconnect-cli` in the first folder of `searchPath` that has it.
+    static func tool(in searchPath: [String]) -> String? {
+        searchPath.map { "\($0)/kdeconnect-cli" }.first(where: FileManager.default.isExecutableFile(atPath:))
     }
 
-    static func send(_ message: TextMessage, device: String?) throws -> MessageResult {
-        guard let tool else { throw ShareError(.unavailable, "Message: kdeconnect-cli is not installed") }
+    static func send(_ message: TextMessage, device: String?, searchPath: [String]) throws -> MessageResult {
+        guard let tool = tool(in: searchPath) else { throw ShareError(.unavailable, "Message: kdeconnect-cli is not installed") }
         guard let device else { throw ShareError(.unavailable, "Message: no KDE Connect device is configured ([message] kdeconnect-device=)") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
@@ -165,7 +184,7 @@ public struct MessageOutbox: Sendable {
     public init(folder: URL) { self.folder = folder }
 
     /// The user's Messages outbox.
-    public init(directories: XDGDirectories = XDGDirectories()) {
+    public init(directories: XDGDirectories = HostEnvironment.process.directories) {
         folder = directories.shareSheetData.appendingPathComponent("Messages", isDirectory: true)
     }
 

@@ -48,7 +48,7 @@ public struct MailOutbox: Sendable {
     public init(folder: URL) { self.folder = folder }
 
     /// The user's outbox: `$XDG_DATA_HOME/sharesheet/Outbox`.
-    public init(directories: XDGDirectories = XDGDirectories()) {
+    public init(directories: XDGDirectories = HostEnvironment.process.directories) {
         folder = directories.shareSheetData.appendingPathComponent("Outbox", isDirectory: true)
     }
 

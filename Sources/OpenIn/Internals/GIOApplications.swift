@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import ShareSheet
 
 /// The one place OpenIn calls GIO's application functions (`g_app_info_*`, `g_content_type_*`,
 /// `GKeyFile`): GError → `WorkspaceError` conversion and GObject ownership happen here.
@@ -100,7 +101,8 @@ enum GIOApplications {
         folders += strings(g_get_system_config_dirs())
         folders.append(string(g_get_user_data_dir()) + "/applications")
         folders += strings(g_get_system_data_dirs()).map { $0 + "/applications" }
-        let desktops = (ProcessInfo.processInfo.environment["XDG_CURRENT_DESKTOP"] ?? "")
+        // GIO reads this process's XDG folders above, so the desktop name comes from it too.
+        let desktops = (HostEnvironment.process["XDG_CURRENT_DESKTOP"] ?? "")
             .split(separator: ":").map { $0.lowercased() + "-mimeapps.list" }
         var ids = Set<String>()
         for folder in folders {

@@ -92,8 +92,13 @@ public struct PrintService: Sendable {
 
     /// A service for the default scheduler and the user's Documents folder.
     public init(server: String? = nil, documentsFolder: URL? = nil) {
-        self.server = server
-        self.documentsFolder = documentsFolder ?? XDGDirectories().userDirectory(.documents)
+        self.init(host: .process, server: server, documentsFolder: documentsFolder)
+    }
+
+    /// A service for a host: its `CUPS_SERVER` (else libcups's default) and its Documents folder.
+    public init(host: HostEnvironment, server: String? = nil, documentsFolder: URL? = nil) {
+        self.server = server ?? host["CUPS_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+        self.documentsFolder = documentsFolder ?? host.directories.userDirectory(.documents)
     }
 
     private var resolvedServer: String { server ?? CUPSConnection.defaultServer() }

@@ -39,10 +39,9 @@ final class CUPSConnection {
     /// The server as `host:port` or a socket path, for messages.
     let server: String
 
-    /// The server a connection goes to by default: `$CUPS_SERVER`, else libcups's own choice
-    /// (`client.conf`, then the local socket).
-    static func defaultServer(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let server = environment["CUPS_SERVER"], !server.isEmpty { return server }
+    /// The server a connection goes to when the host names none: libcups's own choice
+    /// (`client.conf`, then the local socket). `PrintService` takes `CUPS_SERVER` from its host.
+    static func defaultServer() -> String {
         let host = String(cString: cupsServer())
         return host.hasPrefix("/") ? host : "\(host):\(ippPort())"
     }

@@ -1,18 +1,20 @@
 import Foundation
 import ShareSheet
+import ShareSheetSystem
 
 /// "Add to Reading List": adds the shared `http`/`https` pages to a `ReadingList`, all in one
 /// transaction. The title and preview come from the caller's values (`--set title=…`,
 /// `--subject`, `--set preview=…`), then the sources' link metadata, then their subject.
 /// `returnedItems` holds the stored pages' URLs.
 public final class AddToReadingListActivity: BuiltInActivity {
-    private let readingList: ReadingList
+    private let givenReadingList: ReadingList?
     private var urls: [URL] = []
     private let cancelled = Locked(false)
 
-    /// Makes the activity for `descriptor`, adding to `readingList`.
-    public init(descriptor: BuiltInActivityDescriptor, readingList: ReadingList = .default) {
-        self.readingList = readingList
+    /// Makes the activity for `descriptor`, adding to `readingList`, or when nil to the list in
+    /// the data folder of the activity's `hostEnvironment`.
+    public init(descriptor: BuiltInActivityDescriptor, readingList: ReadingList? = nil) {
+        givenReadingList = readingList
         super.init(descriptor: descriptor)
     }
 
@@ -28,7 +30,7 @@ public final class AddToReadingListActivity: BuiltInActivity {
         let newItems = urls.map { url in
             ReadingList.NewItem(url: url, title: title(for: url), previewText: previewText(for: url))
         }
-        let readingList = readingList
+        let readingList = givenReadingList ?? ReadingList(directories: hostEnvironment.directories)
         let cancelled = cancelled
         let progress = progress
         progress.totalUnitCount = Int64(newItems.count)
@@ -37,7 +39,7 @@ public final class AddToReadingListActivity: BuiltInActivity {
                 let stored = try readingList.addItems(
                     newItems, isCancelled: { cancelled.withLock { $0 } },
                     progress: { progress.completedUnitCount = Int64($0) })
-                await self?.finish(returning: stored.map(\.url))
+                await self?.finish(returning: stored.map(\.url), database: readingList.databaseURL)
             } catch is CancellationError {
                 self?.activityDidFinish(false)
             } catch {
@@ -50,8 +52,10 @@ public final class AddToReadingListActivity: BuiltInActivity {
         cancelled.withLock { $0 = true }
     }
 
-    private func finish(returning urls: [URL]) {
+    private func finish(returning urls: [URL], database: URL) {
         returnedItems = urls
+        disposition = .saved
+        location = database.path
         activityDidFinish(true)
     }
 
@@ -89,9 +93,9 @@ public final class AddToReadingListActivity: BuiltInActivity {
 }
 
 extension AddToReadingListActivity {
-    /// Makes the catalog's Add to Reading List, adding to `readingList` (the default list unless
-    /// given another).
-    public convenience init(readingList: ReadingList = .default) {
+    /// Makes the catalog's Add to Reading List, adding to `readingList` (the host environment's
+    /// list unless given another).
+    public convenience init(readingList: ReadingList? = nil) {
         let descriptor = BuiltInActivityDescriptor.catalog.first { $0.type == .addToReadingList }!
         self.init(descriptor: descriptor, readingList: readingList)
     }

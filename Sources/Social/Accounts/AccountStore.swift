@@ -44,8 +44,8 @@ public struct AccountStore: Sendable {
 
     /// The store of the user running this process.
     public init(
-        directories: XDGDirectories = XDGDirectories(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        directories: XDGDirectories = HostEnvironment.process.directories,
+        environment: [String: String] = HostEnvironment.process.variables
     ) {
         self.environment = environment
         tokensFile = directories.configHome.appendingPathComponent("sharesheet/tokens")
