@@ -90,7 +90,8 @@ struct MailCommandLineTests {
              "bob@example.com", "--subject", "retry me", "--text", "body", "--json"],
             home: home)
         #expect(run.status == 75, "\(run)")
-        #expect(run.standardOutput.contains("\"code\":75"), "\(run)")
+        #expect(run.standardOutput.contains("\"code\":\"temporary-failure\""), "\(run)")
+        #expect(run.standardOutput.contains("\"disposition\":\"queued\""), "\(run)")
         #expect(run.standardOutput.contains("cannot be reached") && run.standardOutput.contains("outbox"), "\(run)")
         let queued = home.outboxFiles("new")
         #expect(queued.count == 1)

@@ -173,7 +173,8 @@ struct OpenInDesktopTests {
         let received = try await desktop.recorded("viewer")
         let path = try #require(received.first?.first)
         #expect(path.hasPrefix(desktop.cacheHome.appendingPathComponent("sharesheet/open-in").path), "\(path)")
-        #expect(path.hasSuffix("/stdin.png"))
+        // A PNG on standard input is sniffed as an image (SPEC §6), written under the image's name.
+        #expect(path.hasSuffix("/image.png"), "\(path)")
         #expect(FileManager.default.contents(atPath: path) == onePixelPNG)
         #expect(run.standardOutput.trimmingCharacters(in: .newlines) == path)
     }
