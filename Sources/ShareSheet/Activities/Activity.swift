@@ -89,8 +89,21 @@ open class Activity {
     open var fallback: ActivityFallback?
 
     /// The host environment (XDG folders, display, configuration location) the activity must use
-    /// instead of the process's own. Set by the registry before the sheet is built.
-    public var hostEnvironment: HostEnvironment = .process
+    /// instead of the process's own. Set by the registry before the sheet is built; when nothing
+    /// sets it, the process's environment as it is on first read.
+    public var hostEnvironment: HostEnvironment {
+        get {
+            if let assignedEnvironment { return assignedEnvironment }
+            let process = HostEnvironment.process
+            assignedEnvironment = process
+            return process
+        }
+        set { assignedEnvironment = newValue }
+    }
+
+    /// Read lazily: copying the process's environment costs tens of microseconds, more than the
+    /// rest of making an activity, and the registry replaces it anyway.
+    private var assignedEnvironment: HostEnvironment?
 
     /// What the sheet knows beyond the items: the sources' subject, caller-given values.
     /// Set before `prepare(withActivityItems:)`.

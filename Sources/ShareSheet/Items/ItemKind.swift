@@ -41,6 +41,10 @@ public enum ItemKind: Sendable, Equatable, CustomStringConvertible {
 
     /// Sorts a value into its kind.
     public static func of(_ item: Any) -> ItemKind {
+        // The commonest items by their exact type: comparing metatypes tries no cast at all.
+        let itemType = Swift.type(of: item)
+        if itemType == String.self { return .string }
+        if itemType == URL.self, let url = item as? URL { return of(url: url) }
         // Value types first: on Linux an `is NSAttributedString` test bridges the value to an
         // object first, which costs microseconds for a URL and grows with the size of Data.
         switch item {
@@ -63,10 +67,14 @@ public enum ItemKind: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func of(url: URL) -> ItemKind {
+        // A web link's scheme is lowercase almost always: one look at it, no lowercased copy,
+        // and such a URL is never a file URL.
+        let scheme = url.scheme
+        if scheme == "https" || scheme == "http" { return .webURL }
         if url.isFileURL { return .fileURL(UTType.type(ofFileAt: url)) }
-        let scheme = url.scheme?.lowercased() ?? ""
-        if scheme == "http" || scheme == "https" { return .webURL }
-        return .schemeURL(scheme)
+        let lowered = scheme?.lowercased() ?? ""
+        if lowered == "http" || lowered == "https" { return .webURL }
+        return .schemeURL(lowered)
     }
 
     /// True for an image, image file, or image data.

@@ -32,7 +32,16 @@ open class BuiltInActivity: Activity {
     /// True when at least one of the item kinds is one the descriptor accepts. Beyond UIKit; the
     /// sheet calls it with each distinct kind of its items once.
     open func canPerform(withItemKinds kinds: [ItemKind]) -> Bool {
-        kinds.contains(where: descriptor.acceptance.accepts)
+        // The sheet asks again to explain a built-in it does not offer: the answer is kept for
+        // the sheet's own kinds (a file type's conformance is a look-up in the type database).
+        guard let known = knownItemKinds, known.isDistinctKinds(kinds) else {
+            return kinds.contains(where: descriptor.acceptance.accepts)
+        }
+        let key = ObjectIdentifier(self)
+        if let accepted = known.memo.accepted[key] { return accepted }
+        let accepted = kinds.contains(where: descriptor.acceptance.accepts)
+        known.memo.accepted[key] = accepted
+        return accepted
     }
 
     open override func unavailableReason(forActivityItems activityItems: [Any]) -> String? {
@@ -43,7 +52,17 @@ open class BuiltInActivity: Activity {
     /// Beyond UIKit.
     open func unavailableReason(forItemKinds kinds: [ItemKind]) -> String? {
         if canPerform(withItemKinds: kinds) { return nil }
-        return "it takes \(descriptor.acceptance.summary), and got \(Self.describe(kinds))"
+        return "it takes \(descriptor.acceptance.summary), and got \(describedKinds(kinds))"
+    }
+
+    /// `describe(kinds)`, made once per sheet for the sheet's own kinds: every built-in the
+    /// sheet does not offer names the same kinds.
+    private func describedKinds(_ kinds: [ItemKind]) -> String {
+        guard let known = knownItemKinds, known.isDistinctKinds(kinds) else { return Self.describe(kinds) }
+        if let described = known.memo.described { return described }
+        let described = Self.describe(kinds)
+        known.memo.described = described
+        return described
     }
 
     /// The kinds in order, each named once: "text, web link" for a thousand of them.
@@ -100,13 +119,31 @@ struct KnownItemKinds {
     var kinds: [ItemKind]
     /// Each kind once, in first-seen order.
     var distinctKinds: [ItemKind]
+    /// Answers worked out from these kinds, shared by every copy lent to the sheet's activities.
+    let memo = Memo()
     private var storage: UnsafeRawPointer?
+
+    /// What the sheet's built-ins worked out from its kinds, so asking twice costs nothing.
+    final class Memo {
+        /// Whether each built-in (by identity) accepts one of the distinct kinds.
+        var accepted: [ObjectIdentifier: Bool] = [:]
+        /// `BuiltInActivity.describe(distinctKinds)`.
+        var described: String?
+    }
 
     /// Remembers `kinds` as those of `items`, which the caller keeps alive and unchanged.
     init(kinds: [ItemKind], of items: [Any]) {
         self.kinds = kinds
         distinctKinds = Self.distinct(kinds)
         storage = items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    /// True when `kinds` is this sheet's `distinctKinds` array itself (same storage), as
+    /// `BuiltInActivity` hands it on; an equal array made elsewhere does not count.
+    func isDistinctKinds(_ kinds: [ItemKind]) -> Bool {
+        kinds.count == distinctKinds.count
+            && kinds.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                == distinctKinds.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
 
     /// Each kind once, in first-seen order (a sheet holds few distinct kinds).
