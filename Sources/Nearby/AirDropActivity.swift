@@ -13,6 +13,8 @@ public final class AirDropActivity: BuiltInActivity {
     private let givenDirectories: XDGDirectories?
     private let givenEnvironment: [String: String]?
     private var payloads: [NearbyPayload] = []
+    /// LocalSend `preview`s lined up with `payloads`.
+    private var previews: [String?] = []
     private var preparationError: ShareError?
     private var builtInterface: ActivityInterface?
     private var discovery: NearbyDiscovery?
@@ -39,7 +41,7 @@ public final class AirDropActivity: BuiltInActivity {
 
     public override func prepare(withActivityItems activityItems: [Any]) {
         do {
-            payloads = try activityItems.flatMap(Self.payloads(for:))
+            (payloads, previews) = try Self.outgoing(for: activityItems, thumbnails: context.thumbnails)
         } catch let error as ShareError {
             preparationError = error
         } catch {
@@ -154,6 +156,7 @@ public final class AirDropActivity: BuiltInActivity {
         let pin = values["pin"]?.text
         let expectedFingerprint = context.presetValues["fingerprint"]?.text.uppercased()
         let payloads = self.payloads
+        let previews = self.previews
         let discovery = self.discovery
         let running = self.running
         let stopped = self.stopped
@@ -170,7 +173,7 @@ public final class AirDropActivity: BuiltInActivity {
                 let sender = NearbySender(device: device, identity: identity, settings: settings, progress: progress)
                 running.withLock { $0 = sender }
                 if stopped.withLock({ $0 }) { sender.cancel() }
-                outcome = .success(try sender.send(payloads, pin: pin))
+                outcome = .success(try sender.send(payloads, previews: previews, pin: pin))
             } catch let error as ShareError {
                 outcome = .failure(error)
             } catch {
@@ -237,6 +240,36 @@ public final class AirDropActivity: BuiltInActivity {
     }
 
     // MARK: Items
+
+    /// What the items become on the wire, with the `preview` each payload carries: the item's
+    /// thumbnail (`thumbnails` is lined up with `items`, as `context.thumbnails` is) when the item
+    /// becomes one payload; an array item's thumbnail stands for none of its parts.
+    static func outgoing(for items: [Any], thumbnails: [Image?]) throws -> (payloads: [NearbyPayload], previews: [String?]) {
+        var payloads: [NearbyPayload] = []
+        var previews: [String?] = []
+        for (index, item) in items.enumerated() {
+            let made = try Self.payloads(for: item)
+            let thumbnail = index < thumbnails.count ? thumbnails[index] : nil
+            let preview = made.count == 1 ? thumbnail.flatMap(Self.preview(of:)) : nil
+            payloads += made
+            previews += made.map { _ in preview }
+        }
+        return (payloads, previews)
+    }
+
+    /// The largest encoded thumbnail sent as a preview; a bigger one is no thumbnail, and it
+    /// would travel inside the `prepare-upload` JSON.
+    static let maximumPreviewBytes = 256 * 1024
+
+    /// A thumbnail as LocalSend's `preview`: the protocol types the field as a nullable string
+    /// ("preview data") and defines no encoding for images, so it travels as an RFC 2397 `data:`
+    /// URL of the image's own encoding, which web and app receivers can show as it is.
+    static func preview(of thumbnail: Image) -> String? {
+        guard let data = thumbnail.encodedData, !data.isEmpty, data.count <= maximumPreviewBytes,
+            let mimeType = thumbnail.type.preferredMIMEType
+        else { return nil }
+        return "data:\(mimeType);base64,\(data.base64EncodedString())"
+    }
 
     /// What an item becomes on the wire.
     static func payloads(for item: Any) throws -> [NearbyPayload] {

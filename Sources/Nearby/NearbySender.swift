@@ -51,19 +51,24 @@ public final class NearbySender: @unchecked Sendable {
 
     private var isCancelled: Bool { cancelled.withLock { $0 } }
 
-    private struct Outgoing {
+    struct Outgoing {
         var offer: FileOffer
         var body: RequestBody
         var label: String
     }
 
     /// Sends `payloads`.
-    /// - Parameter pin: the PIN, for receivers that ask for one.
+    /// - Parameters:
+    ///   - previews: the `preview` of each payload's file offer, lined up with `payloads` (nil,
+    ///     or missing at the end, for none): a thumbnail as a `data:` URL, say. A text payload's
+    ///     preview is its text when it is sent alone and none otherwise, and a `text/*` file gets
+    ///     none: a receiver takes a single text offer with a preview for a text message.
+    ///   - pin: the PIN, for receivers that ask for one.
     /// - Throws: `ShareError` naming the device or the item: `.noInput` for a missing file,
     ///   `.usage` for a missing or wrong PIN, `.cancelled` when cancelled, `.unavailable` when the
     ///   device cannot be reached or is not who it announced, `.ioError` for a failed upload.
-    public func send(_ payloads: [NearbyPayload], pin: String? = nil) throws -> NearbySendResult {
-        let outgoing = try describe(payloads)
+    public func send(_ payloads: [NearbyPayload], previews: [String?] = [], pin: String? = nil) throws -> NearbySendResult {
+        let outgoing = try describe(payloads, previews: previews)
         progress.totalUnitCount = outgoing.reduce(0) { $0 + $1.offer.size }
         progress.completedUnitCount = 0
 
@@ -178,8 +183,8 @@ public final class NearbySender: @unchecked Sendable {
         }
     }
 
-    /// Turns payloads into file offers: names, sizes, MIME types and SHA-256 digests.
-    private func describe(_ payloads: [NearbyPayload]) throws -> [Outgoing] {
+    /// Turns payloads into file offers: names, sizes, MIME types, SHA-256 digests and previews.
+    func describe(_ payloads: [NearbyPayload], previews: [String?] = []) throws -> [Outgoing] {
         let isTextMessage = payloads.count == 1 && { if case .text = payloads[0] { return true } else { return false } }()
         var result: [Outgoing] = []
         var usedNames = Set<String>()
@@ -195,7 +200,12 @@ public final class NearbySender: @unchecked Sendable {
             usedNames.insert(candidate)
             return candidate
         }
-        for payload in payloads {
+        /// The given preview of a file offer; none for text, whose preview is the text itself.
+        func filePreview(_ index: Int, fileType: String) -> String? {
+            guard index < previews.count, !fileType.hasPrefix("text/") else { return nil }
+            return previews[index]
+        }
+        for (index, payload) in payloads.enumerated() {
             if isCancelled { throw ShareError(.cancelled, "AirDrop: cancelled") }
             let id = UUID().uuidString
             switch payload {
@@ -209,7 +219,8 @@ public final class NearbySender: @unchecked Sendable {
             case .data(let data, let filename, let mimeType):
                 let name = unique(filename.isEmpty ? "Data" : filename)
                 let offer = FileOffer(
-                    id: id, fileName: name, size: Int64(data.count), fileType: mimeType, sha256: Self.hex(of: data))
+                    id: id, fileName: name, size: Int64(data.count), fileType: mimeType, sha256: Self.hex(of: data),
+                    preview: filePreview(index, fileType: mimeType))
                 result.append(Outgoing(offer: offer, body: .data(data), label: name))
             case .file(let url):
                 var status = stat()
@@ -232,9 +243,10 @@ public final class NearbySender: @unchecked Sendable {
                 let type = UTType.type(ofFileAt: url)
                 let name = unique(url.lastPathComponent)
                 let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
+                let fileType = type.preferredMIMEType ?? "application/octet-stream"
                 let offer = FileOffer(
-                    id: id, fileName: name, size: Int64(status.st_size),
-                    fileType: type.preferredMIMEType ?? "application/octet-stream", sha256: digest,
+                    id: id, fileName: name, size: Int64(status.st_size), fileType: fileType, sha256: digest,
+                    preview: filePreview(index, fileType: fileType),
                     metadata: .init(modified: ISO8601DateFormatter().string(from: modified), accessed: nil))
                 result.append(Outgoing(offer: offer, body: .file(url, size: Int64(status.st_size)), label: name))
             }

@@ -73,6 +73,72 @@ struct PayloadTests {
     }
 }
 
+@MainActor
+@Suite("Thumbnails travel as LocalSend previews")
+struct PreviewPayloadTests {
+    /// A 1×1 PNG.
+    static let pngData = Data(
+        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+
+    static func sender() -> NearbySender {
+        let identity = NearbyIdentity(
+            certificate: URL(fileURLWithPath: "/nonexistent/cert.pem"), key: URL(fileURLWithPath: "/nonexistent/key.pem"),
+            fingerprint: "OURS")
+        let info = DeviceInfo(alias: "Ana", deviceModel: "Pixel", deviceType: "mobile", fingerprint: "A1", port: 53317, protocol: "https")
+        return NearbySender(
+            device: NearbyDevice(info: info, host: "127.0.0.1"), identity: identity, settings: NearbySettings(environment: [:]))
+    }
+
+    @Test("a source's thumbnail becomes the file offer's preview, a data: URL of the image, in the prepare-upload body")
+    func thumbnailInOffer() throws {
+        let thumbnail = try #require(Image(data: Self.pngData))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-preview-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = folder.appendingPathComponent("photo.png")
+        try Self.pngData.write(to: photo)
+        let pdf = folder.appendingPathComponent("paper.pdf")
+        try Data("%PDF-1.4\n".utf8).write(to: pdf)
+        let notes = DataItem(data: Data("x,y".utf8), filename: "t.csv", typeIdentifier: "public.comma-separated-values-text")
+
+        // The items as AirDrop receives them, with the thumbnails the sheet lined up: the photo
+        // and the CSV have one, the PDF none.
+        let (payloads, previews) = try AirDropActivity.outgoing(for: [photo, pdf, notes], thumbnails: [thumbnail, nil, thumbnail])
+        let expected = "data:image/png;base64," + Self.pngData.base64EncodedString()
+        #expect(previews == [expected, nil, expected])
+
+        let offers = try Self.sender().describe(payloads, previews: previews).map(\.offer)
+        #expect(offers.map(\.fileName) == ["photo.png", "paper.pdf", "t.csv"])
+        #expect(offers[0].preview == expected)
+        #expect(offers[1].preview == nil)
+        // A text file's preview would be its text: a receiver takes one text offer with a preview for a message.
+        #expect(offers[2].fileType == "text/csv")
+        #expect(offers[2].preview == nil)
+
+        let request = PrepareUploadRequest(
+            info: DeviceInfo(alias: "Us", deviceModel: "Linux", deviceType: "desktop", fingerprint: "OURS", port: 53317, protocol: "https"), files: Dictionary(uniqueKeysWithValues: offers.map { ($0.id, $0) }))
+        let body = try #require(String(data: try JSONEncoder.localSend().encode(request), encoding: .utf8))
+        #expect(body.contains("\"preview\":\"\(expected)\""))
+        let decoded = try JSONDecoder().decode(PrepareUploadRequest.self, from: Data(body.utf8))
+        let sent = try #require(decoded.files.values.first { $0.fileName == "photo.png" }?.preview)
+        #expect(Data(base64Encoded: String(sent.dropFirst("data:image/png;base64,".count))) == Self.pngData)
+    }
+
+    @Test("no preview without a thumbnail, for an array's parts, or for a thumbnail too big to be one; a lone text keeps its text")
+    func noPreview() throws {
+        let thumbnail = try #require(Image(data: Self.pngData))
+        let huge = Image(data: Data(count: AirDropActivity.maximumPreviewBytes + 1), type: .png)
+        let (payloads, previews) = try AirDropActivity.outgoing(
+            for: [URL(fileURLWithPath: "/tmp/a.pdf"), ["b", "c"] as [Any], URL(fileURLWithPath: "/tmp/d.png")],
+            thumbnails: [nil, thumbnail, huge])
+        #expect(payloads.count == 4)
+        #expect(previews == [nil, nil, nil, nil])
+
+        let text = try Self.sender().describe([.text("hello")], previews: ["data:image/png;base64,AAAA"]).map(\.offer)
+        #expect(text.first?.preview == "hello")
+    }
+}
+
 @Suite("Devices as discovery reports them")
 struct DeviceStreamTests {
     @Test("each device is reported once, again only when what it says changes")
