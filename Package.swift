@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet", "OpenIn", "ReadingList", "PhotoLibrary", "Mail", "Nearby", "Contacts", "Pasteboard", "Printing", "Social"]),
 
         // The share layer every front end calls: item resolution, activity names, presets, results.
-        .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetBuiltins", "UniformTypes"]),
+        .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetSystem", "ShareSheetBuiltins", "UniformTypes"]),
 
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
@@ -159,7 +159,7 @@ let package = Package(
             name: "ShareCommandTests",
             dependencies: [
                 "ShareCommand", "ShareSheetTerminal", "ShareSheetTesting", "ShareSheetUIKit", "ShareSheetBuiltins",
-                "share",
+                "LocalTestSupport", "share",
             ],
             exclude: ["__Snapshots__"]),
     ]

@@ -1,6 +1,7 @@
 import Foundation
 import ShareSheet
 import ShareSheetBuiltins
+import ShareSheetSystem
 
 /// The share layer: what the command, the window and the D-Bus service all call, so none of
 /// them resolves items, names activities, applies presets or builds results on its own.
@@ -66,6 +67,31 @@ public final class ShareHost {
         }
     }
 
+    /// What is wrong in the configuration file: misspelled keys and groups, or a file GLib
+    /// cannot read; one line each, to be said before the share (nothing stops it).
+    public func configurationWarnings() -> [String] {
+        do {
+            return try environment.loadConfiguration().warnings()
+        } catch let error as ShareError {
+            return ["config: " + error.message]
+        } catch {
+            return ["config: \(error)"]
+        }
+    }
+
+    /// The `--set` keys that `activity` neither reads from the configuration nor shows as a
+    /// field of `interface`, each with a suggestion when one is close: "--set smtpserver: Mail
+    /// has no such setting (did you mean smtp?)".
+    public func unknownSettings(_ presets: SharePresets, for activity: Activity, interface: ActivityInterface?) -> [String] {
+        let entry = names.entry(for: activity)
+        let fields = interface?.fields.map(\.id) ?? []
+        let known = ConfigurationKeys.keys(forActivity: entry.name).union(fields).union(["to", "subject", "app"])
+        return presets.settingKeys.filter { !known.contains($0) }.map { key in
+            let close = ConfigurationKeys.suggestion(for: key, among: known)
+            return "--set \(key): \(entry.title) has no such setting" + (close.map { " (did you mean \($0)?)" } ?? "")
+        }
+    }
+
     /// How a presentation ended, as the result every front end reports.
     /// - Parameters:
     ///   - interfaceCancelled: true when the person cancelled the activity's interface, which
@@ -86,6 +112,9 @@ public final class ShareHost {
         } else if outcome.activityType == nil || interfaceCancelled {
             result.disposition = .cancelled
             result.error = ShareResult.Failure(code: .cancelled, message: "dismissed")
+        } else if !outcome.completed, outcome.disposition == nil {
+            // Finished with false and no reason (a receiver declined): it did not happen.
+            result.disposition = .failed
         }
         return result
     }

@@ -117,7 +117,8 @@ struct SenderTests {
                 ["--activity", "airdrop", "--json", "--to", "\(pair.theirAddress)", file.path], in: pair, folder: folder)
             #expect(result.status == 1, "\(result)")
             #expect(result.standardOutput.contains("\"completed\":false"), "\(result)")
-            #expect(result.standardOutput.contains("\"error\":{\"code\":1"), "\(result)")
+            #expect(result.standardOutput.contains("\"disposition\":\"failed\""), "\(result)")
+            #expect(result.standardError.contains("AirDrop did not complete"), "\(result)")
             #expect(daemon.receivedFiles().isEmpty)
         }
     }

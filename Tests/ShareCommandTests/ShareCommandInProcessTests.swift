@@ -54,7 +54,7 @@ final class ShareCommandInProcessTests {
         let path = folder.appendingPathComponent("notes.txt").standardizedFileURL.path
         #expect(
             output.text
-                == #"{"activityType":"com.apple.UIKit.activity.Mail","completed":true,"returnedItems":["\#(path)"],"error":null}"#
+                == #"{"activityType":"com.apple.UIKit.activity.Mail","activity":"mail","completed":true,"disposition":null,"location":null,"returnedItems":["\#(path)"],"fallback":null,"error":null}"#
                 + "\n")
     }
 

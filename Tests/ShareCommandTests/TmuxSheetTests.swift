@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// The interactive sheet in a real terminal: `share` runs inside tmux, keys are sent the way a
@@ -19,18 +20,25 @@ final class TmuxSheetTests {
         try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
     }
 
+    /// Runs tmux and returns what it printed. Spawned and reaped by PID (Foundation's `Process`
+    /// monitor loses the exit of a client whose server lives on), output through a file (the
+    /// server that `new-session` starts keeps the client's descriptors, so a pipe never ends).
     @discardableResult
     static func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let output = open(outputURL.path, O_WRONLY | O_CLOEXEC)
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer {
+            close(output)
+            close(null)
+        }
+        let pid = try Spawn.start(
+            "/usr/bin/tmux", arguments, environment: ProcessInfo.processInfo.environment, input: null, output: output,
+            error: null)
+        _ = Spawn.waitBlocking(pid)
+        return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
     }
 
     private func screen() throws -> String { try Self.tmux(["-L", socket, "capture-pane", "-p", "-t", "sheet", "-S", "-60"]) }

@@ -54,7 +54,8 @@ import Testing
     @Test func aCancelledInterfaceIsADismissal() {
         let outcome = ShareOutcome(activityType: .mail, completed: false, returnedItems: nil, error: nil)
         #expect(host.result(of: outcome, activity: nil, interfaceCancelled: true).disposition == .cancelled)
-        #expect(host.result(of: outcome, activity: nil).disposition == nil)
+        #expect(host.result(of: outcome, activity: nil).disposition == .failed)
+        #expect(host.result(of: outcome, activity: nil).error == nil)
     }
 
     @Test func jsonHasEveryKeyInOrder() throws {

@@ -41,6 +41,9 @@ struct Runner {
         case .explain(let name), .activity(let name): chosen = try host.names.type(named: name)
         default: break
         }
+        if invocation.mode.printsResult {
+            for warning in host.configurationWarnings() { context.warn(warning) }
+        }
         let resolver = ItemResolver(
             currentDirectory: context.currentDirectory, readStandardInput: context.readStandardInput)
         let items = try resolver.resolve(invocation.items)
@@ -174,7 +177,12 @@ struct Runner {
             pick: type, progressOutput: context.standardErrorIsTerminal ? context.standardError : nil,
             progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO))
         let outcome = await present(controller, with: presenter)
-        return report(host.result(of: outcome, activity: host.activity(type, on: sheet)))
+        let activity = host.activity(type, on: sheet)
+        if let activity {
+            let unknown = host.unknownSettings(invocation.presets, for: activity, interface: presenter.shownInterface)
+            for warning in unknown { context.warn(warning) }
+        }
+        return report(host.result(of: outcome, activity: activity))
     }
 
     // MARK: The sheet

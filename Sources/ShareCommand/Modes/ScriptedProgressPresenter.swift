@@ -10,6 +10,9 @@ final class ScriptedProgressPresenter: Presenter {
     private let progressStyle: TerminalStyle
     private var progress: ProgressDisplay?
 
+    /// The interface the activity showed, if any.
+    var shownInterface: ActivityInterface? { scripted.shownInterface }
+
     init(pick: ActivityType, progressOutput: (any TextOutput)?, progressStyle: TerminalStyle) {
         scripted = ScriptedPresenter(pick: pick)
         self.progressOutput = progressOutput

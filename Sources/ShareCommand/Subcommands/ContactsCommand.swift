@@ -1,6 +1,7 @@
 import Contacts
 import Foundation
 import ShareSheet
+import Sharing
 import ShareSheetSystem
 
 /// `share contacts list|show`: the contacts folder that `share --activity contact` sets photos

@@ -79,17 +79,19 @@ public struct ItemResolver: Sendable {
     {
         if data.isEmpty { throw ShareError(.noInput, "\(label): \(emptyMessage)") }
         let declared = mimeType.flatMap { UTType(mimeType: $0) }
+        let sniffed = UTType.type(ofData: data)
+        // The content's own signature (a PDF's %PDF-, a PNG's header) beats everything; text is
+        // what is left when nothing but text was found and nobody said otherwise.
+        let contentSaysNothing = sniffed == .data || sniffed.conforms(to: .text)
         let saysText = declared.map { $0.conforms(to: .plainText) } ?? (name == nil)
-        if saysText, !data.contains(0), let text = String(validating: Array(data), as: UTF8.self) {
+        if contentSaysNothing, saysText, !data.contains(0), let text = String(validating: Array(data), as: UTF8.self) {
             // `echo hello | share -` shares "hello", not "hello\n".
             var body = Substring(text)
             if body.hasSuffix("\r\n") { body = body.dropLast(2) } else if body.hasSuffix("\n") { body = body.dropLast() }
             if body.isEmpty { throw ShareError(.noInput, "\(label): \(emptyMessage)") }
             return ResolvedItem(value: String(body), label: label)
         }
-        let sniffed = UTType.type(ofData: data)
-        // What the bytes are beats what the sender says, unless the content says nothing.
-        let type = sniffed == .data || sniffed == .plainText ? (declared ?? sniffed) : sniffed
+        let type = contentSaysNothing ? (declared ?? sniffed) : sniffed
         if type.conforms(to: .image) { return ResolvedItem(value: Image(data: data, type: type), label: label) }
         let filename = name.map(Self.safeFilename) ?? "stdin." + (type.preferredFilenameExtension ?? "bin")
         return ResolvedItem(value: DataItem(data: data, filename: filename, typeIdentifier: type.identifier), label: label)

@@ -91,12 +91,26 @@ public struct ShareResult: Codable, Sendable, Equatable {
         try container.encode(error, forKey: .error)
     }
 
-    /// The result as one line of JSON, keys in a fixed order.
-    public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        // Encoding plain values cannot fail.
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    /// The result as one line of JSON, every key present and in the order of SPEC §6 (a
+    /// Foundation encoder would not keep the order).
+    public var json: String { jsonValue.encoded }
+
+    /// The result as an ordered JSON value.
+    public var jsonValue: JSONValue {
+        func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        let fallback: JSONValue = self.fallback.map {
+            .object([("message", .string($0.message)), ("hint", .string($0.hint))])
+        } ?? .null
+        let error: JSONValue = self.error.map {
+            var members: [(String, JSONValue)] = [("code", .string($0.code.rawValue)), ("message", .string($0.message))]
+            if let hint = $0.hint { members.append(("hint", .string(hint))) }
+            return .object(members)
+        } ?? .null
+        return .object([
+            ("activityType", string(activityType)), ("activity", string(activity)), ("completed", .bool(completed)),
+            ("disposition", string(disposition?.rawValue)), ("location", string(location)),
+            ("returnedItems", .array(returnedItems.map(JSONValue.string))), ("fallback", fallback), ("error", error),
+        ])
     }
 
     /// A returned item as text: file URLs as paths, other URLs as strings.

@@ -1,16 +1,22 @@
 /// A JSON value whose objects keep their keys in order, so output reads the way SPEC §4 shows it.
-enum JSONValue: Equatable {
+public enum JSONValue: Equatable, Sendable {
+    /// A string.
     case string(String)
+    /// A whole number.
     case number(Int)
+    /// true or false.
     case bool(Bool)
+    /// null.
     case null
+    /// An array.
     case array([JSONValue])
+    /// An object, its members in the order given.
     case object([(String, JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.encoded == rhs.encoded }
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.encoded == rhs.encoded }
 
     /// The value as compact JSON text.
-    var encoded: String {
+    public var encoded: String {
         switch self {
         case .string(let text): return Self.quote(text)
         case .number(let number): return String(number)
@@ -23,7 +29,7 @@ enum JSONValue: Equatable {
     }
 
     /// A string literal with RFC 8259 escapes.
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
