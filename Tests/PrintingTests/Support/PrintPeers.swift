@@ -84,7 +84,7 @@ final class PrintPeers: @unchecked Sendable {
             User lp
             Group lp
             SystemGroup root
-            Printcap
+            Printcap \(root)/cups/printcap
             """
         let config = """
             LogLevel info
@@ -108,8 +108,8 @@ final class PrintPeers: @unchecked Sendable {
         try config.write(toFile: "\(root)/cups/etc/cupsd.conf", atomically: true, encoding: .utf8)
         try launch(
             "cupsd", ["cupsd", "-f", "-c", "\(root)/cups/etc/cupsd.conf", "-s", "\(root)/cups/etc/cups-files.conf"])
-        try waitFor(port: cupsPort)
-        try waitFor(port: printerPort)
+        try waitFor(port: cupsPort, peer: "cupsd", logs: ["cupsd.log", "cups/log/error_log"])
+        try waitFor(port: printerPort, peer: "ippeveprinter", logs: ["ippeveprinter.log"])
     }
 
     /// Adds a queue for the ippeveprinter (driverless, `-m everywhere`); the first is the default.
@@ -191,12 +191,19 @@ final class PrintPeers: @unchecked Sendable {
         throw ToolFailure(message: "\(path) did not appear")
     }
 
-    private func waitFor(port: Int) throws {
+    /// Waits until `peer` listens on `port`; when it never does, the error says why in the
+    /// peer's own words: the last lines of its logs.
+    private func waitFor(port: Int, peer: String, logs: [String]) throws {
         for _ in 0..<200 {
             if Self.canConnect(port: port) { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw ToolFailure(message: "nothing listens on 127.0.0.1:\(port)")
+        let said = logs.map { name -> String in
+            let text = (try? String(contentsOfFile: folder.file(name).path, encoding: .utf8)) ?? ""
+            let tail = text.split(separator: "\n").suffix(15).joined(separator: "\n")
+            return "--- \(name)\n" + (tail.isEmpty ? "(empty)" : tail)
+        }
+        throw ToolFailure(message: "\(peer) did not start: nothing listens on 127.0.0.1:\(port)\n" + said.joined(separator: "\n"))
     }
 
     private static func canConnect(port: Int) -> Bool {
