@@ -86,7 +86,7 @@ let package = Package(
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "Sharing", "ShareSheetTerminal", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby"]),
         // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
         .target(
             name: "Mail",

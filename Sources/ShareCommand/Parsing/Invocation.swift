@@ -1,4 +1,5 @@
 import ShareSheet
+import ShareSheetSystem
 import Sharing
 
 /// What the command line asks for, before anything is read or looked up.

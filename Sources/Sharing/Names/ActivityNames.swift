@@ -1,4 +1,5 @@
 import ShareSheet
+import ShareSheetSystem
 
 /// What people and programs call an activity: the names every front end shows and accepts.
 public struct ActivityName: Sendable, Equatable, Codable {

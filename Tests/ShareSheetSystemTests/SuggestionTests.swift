@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Sharing
+@testable import ShareSheetSystem
 
 @Suite struct SuggestionTests {
     @Test func closestNamesAndPhrases() {

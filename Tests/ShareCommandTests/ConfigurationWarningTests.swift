@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// A misspelled key is reported, not silently ignored: in the configuration file and in `--set`.
+@Suite("share, misspelled settings")
+final class ConfigurationWarningTests {
+    let folder: URL
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    init() throws {
+        folder = try ShareBinary.makeFolder()
+        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+    }
+
+    @Test func aMisspelledConfigurationKeyIsNamed() async throws {
+        let config = folder.appendingPathComponent("home/config/sharesheet/config")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("[mail]\nsmtpserver=smtp://127.0.0.1:1\n".utf8).write(to: config)
+        let run = try await ShareBinary.run(
+            ["--activity", "mail", "--to", "ana@example.com", "notes.txt"], in: folder)
+        #expect(run.status == 0, "\(run)")
+        let lines = run.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.first == "share: config: [mail] smtpserver is not a setting (did you mean smtp?)", "\(run)")
+        // The key did nothing, so the message went to the outbox, and that is said too.
+        #expect(run.standardError.contains("outbox"))
+    }
+
+    @Test func anUnknownSetKeyIsNamedWithTheClosestOne() async throws {
+        let run = try await ShareBinary.run(
+            ["--activity", "mail", "--to", "ana@example.com", "--set", "smtpserver=smtp://127.0.0.1:1", "notes.txt"],
+            in: folder)
+        #expect(run.status == 0, "\(run)")
+        #expect(
+            run.standardError.contains("share: --set smtpserver: Mail has no such setting (did you mean smtp?)\n"),
+            "\(run)")
+    }
+
+    @Test func knownKeysAndFieldsAreNotWarnedAbout() async throws {
+        let run = try await ShareBinary.run(
+            ["--activity", "mail", "--to", "ana@example.com", "--set", "cc=bo@example.com", "--set", "via=smtp",
+             "notes.txt"],
+            in: folder)
+        #expect(!run.standardError.contains("no such setting"), "\(run)")
+        #expect(!run.standardError.contains("config:"), "\(run)")
+    }
+}
