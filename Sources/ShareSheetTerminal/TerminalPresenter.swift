@@ -153,8 +153,7 @@ public final class TerminalPresenter: Presenter {
         // Fields filled ahead (the controller applied `--to`, `--subject`…) are shown, not asked
         // again, unless the activity finds them wrong.
         let preset = interface.fields.filter { field in
-            controller.presetValues[field.id] != nil && field.defaultValue.map { !$0.isEmpty } == true
-                && field.problem(with: field.defaultValue) == nil
+            field.isPreset && field.defaultValue.map { !$0.isEmpty } == true && field.problem(with: field.defaultValue) == nil
         }
         for field in preset {
             output.write(InterfaceScreen.presetLine(for: field, style: style))

@@ -10,7 +10,14 @@ struct Runner {
     let context: CommandContext
 
     private var registry: ActivityRegistry { context.registry }
-    private var host: ShareHost { ShareHost(registry: context.registry) }
+    /// The share layer, over the context's registry.
+    let host: ShareHost
+
+    init(invocation: Invocation, context: CommandContext) {
+        self.invocation = invocation
+        self.context = context
+        host = ShareHost(registry: context.registry)
+    }
 
     /// Runs the invocation; returns how the command ends, or throws an error that says it.
     func run() async throws -> Termination {
