@@ -28,6 +28,8 @@ public final class TerminalPresenter: Presenter {
     public private(set) var interfaceWasCancelled = false
     /// True when Ctrl-C dismissed the sheet.
     public private(set) var wasInterrupted = false
+    /// The interface the picked activity showed, if any.
+    public private(set) var shownInterface: ActivityInterface?
 
     private var conversation: Task<Void, Never>?
     private var promptIsOpen = false
@@ -91,6 +93,7 @@ public final class TerminalPresenter: Presenter {
     }
 
     public func present(interface: ActivityInterface, for activity: Activity, controller: ActivityViewController) {
+        shownInterface = interface
         let id = presentation
         conversation = Task { [weak self, weak controller] in
             guard let self, let controller else { return }

@@ -66,7 +66,7 @@ final class TmuxSheetTests {
         let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }
         let command =
             "cd \(ShareBinary.shellQuoted(folder.path)) && env -i \(assignments.joined(separator: " ")) "
-            + "\(ShareBinary.shellQuoted(binary.path)) --to ana@example.com --subject 'Q3 numbers' notes.txt; "
+            + "\(ShareBinary.shellQuoted(binary.path)) --to ana@example.com --subject 'Q3 numbers' --set subjct=x notes.txt; "
             + "echo \"EXIT=$?\"; sleep 60"
         try Self.tmux(["-L", socket, "new-session", "-d", "-s", "sheet", "-x", "120", "-y", "50", "sh", "-c", command])
 
@@ -87,6 +87,8 @@ final class TmuxSheetTests {
         #expect(!shown.contains("To (e-mail addresses"), "To was asked again:\n\(shown)")
         // No server is configured: the message waits in the outbox, and the sheet says so.
         #expect(shown.contains("EXIT=0"), "\(shown)")
+        // A --set key Mail does not know is named, with the closest one, in the sheet too.
+        #expect(shown.contains("share: --set subjct: Mail has no such setting (did you mean subject?)"), "\(shown)")
         let outbox = folder.appendingPathComponent("home/data/sharesheet/Outbox/new")
         let queued = try FileManager.default.contentsOfDirectory(atPath: outbox.path)
         #expect(queued.count == 1)

@@ -185,11 +185,14 @@ struct Runner {
             progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO))
         let outcome = await present(controller, with: presenter)
         let activity = host.activity(type, on: sheet)
-        if let activity {
-            let unknown = host.unknownSettings(invocation.presets, for: activity, interface: presenter.shownInterface)
-            for warning in unknown { context.warn(warning) }
-        }
+        warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
         return report(host.result(of: outcome, activity: activity))
+    }
+
+    /// Says which `--set` keys the picked activity neither reads nor shows as a field.
+    private func warnAboutUnknownSettings(for activity: Activity?, interface: ActivityInterface?) {
+        guard let activity else { return }
+        for warning in host.unknownSettings(invocation.presets, for: activity, interface: interface) { context.warn(warning) }
     }
 
     // MARK: The sheet
@@ -216,6 +219,7 @@ struct Runner {
         let outcome = await controller.waitForCompletion()
         if presenter.wasInterrupted { await controller.waitForProvidersToStop() }
         let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
+        warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
         return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
     }
 
