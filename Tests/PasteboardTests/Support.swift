@@ -18,14 +18,26 @@ final class VirtualDisplay {
     /// `:N`.
     let display: String
 
+    /// Xvfb did not start: its exit and the last lines it wrote.
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
     init() throws {
         // -displayfd 1: Xvfb picks a free display number and prints it when it accepts clients.
         let pipe = try Self.pipe()
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer { close(null) }
+        // What Xvfb says goes to a log, so a failure to start can say why.
+        let logPath = NSTemporaryDirectory() + "xvfb-\(UUID().uuidString).log"
+        let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer {
+            close(log)
+            unlink(logPath)
+        }
         pid = try Spawn.start(
             "/usr/bin/Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"],
-            environment: ["PATH": "/usr/bin:/bin"], input: null, output: pipe.write, error: null)
+            environment: ["PATH": "/usr/bin:/bin"], input: null, output: pipe.write, error: log >= 0 ? log : null)
         close(pipe.write)
         var text = ""
         var byte: UInt8 = 0
@@ -33,8 +45,12 @@ final class VirtualDisplay {
         close(pipe.read)
         guard !text.isEmpty, Int(text) != nil else {
             kill(pid, SIGKILL)
-            _ = Spawn.waitBlocking(pid)
-            throw POSIXError(.ECHILD)
+            let ended = Spawn.waitBlocking(pid)
+            let said = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            let tail = said.split(separator: "\n").suffix(15).joined(separator: "\n")
+            throw StartFailure(
+                description: "Xvfb did not start (exit \(ended.status), signal \(ended.signal)); it said:\n"
+                    + (tail.isEmpty ? "(nothing)" : tail))
         }
         display = ":" + text
     }

@@ -62,7 +62,7 @@ final class PrintPeers: @unchecked Sendable {
             """
         try busConfig.write(toFile: "\(root)/bus.conf", atomically: true, encoding: .utf8)
         try launch("dbus-daemon", ["dbus-daemon", "--config-file=\(root)/bus.conf", "--nofork", "--nopidfile"])
-        try waitFor(path: "\(root)/bus")
+        try waitFor(path: "\(root)/bus", peer: "dbus-daemon", logs: ["dbus-daemon.log"])
 
         try launch(
             "ippeveprinter",
@@ -183,12 +183,23 @@ final class PrintPeers: @unchecked Sendable {
         supervisors.append((name, process, stdin))
     }
 
-    private func waitFor(path: String) throws {
+    /// Waits until `peer` makes `path` (a socket); when it never does, the error says why in the
+    /// peer's own words.
+    private func waitFor(path: String, peer: String, logs: [String]) throws {
         for _ in 0..<200 {
             if FileManager.default.fileExists(atPath: path) { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw ToolFailure(message: "\(path) did not appear")
+        throw ToolFailure(message: "\(peer) did not start: \(path) did not appear\n" + logTails(logs))
+    }
+
+    /// The last lines of each log, headed by its name.
+    private func logTails(_ logs: [String]) -> String {
+        logs.map { name -> String in
+            let text = (try? String(contentsOfFile: folder.file(name).path, encoding: .utf8)) ?? ""
+            let tail = text.split(separator: "\n").suffix(15).joined(separator: "\n")
+            return "--- \(name)\n" + (tail.isEmpty ? "(empty)" : tail)
+        }.joined(separator: "\n")
     }
 
     /// Waits until `peer` listens on `port`; when it never does, the error says why in the
@@ -198,12 +209,7 @@ final class PrintPeers: @unchecked Sendable {
             if Self.canConnect(port: port) { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        let said = logs.map { name -> String in
-            let text = (try? String(contentsOfFile: folder.file(name).path, encoding: .utf8)) ?? ""
-            let tail = text.split(separator: "\n").suffix(15).joined(separator: "\n")
-            return "--- \(name)\n" + (tail.isEmpty ? "(empty)" : tail)
-        }
-        throw ToolFailure(message: "\(peer) did not start: nothing listens on 127.0.0.1:\(port)\n" + said.joined(separator: "\n"))
+        throw ToolFailure(message: "\(peer) did not start: nothing listens on 127.0.0.1:\(port)\n" + logTails(logs))
     }
 
     private static func canConnect(port: Int) -> Bool {
