@@ -12,6 +12,8 @@ final class TmuxSheetTests {
     deinit {
         // The server belongs to this test alone (its own socket); kill-server stops only it.
         _ = try? Self.tmux(["-L", socket, "kill-server"])
+        // A killed server can leave its socket behind.
+        unlink("/tmp/tmux-\(getuid())/\(socket)")
         try? FileManager.default.removeItem(at: folder)
     }
 
