@@ -59,14 +59,6 @@ public final class ShareHost {
         return sheet.unavailable.first { $0.activity.activityType == type }?.reason ?? "it is not part of this sheet"
     }
 
-    /// Checks that `type` is offered on `sheet`.
-    /// - Throws: an `unavailable` error with the reason when it is not.
-    public func requireOffered(_ type: ActivityType, on sheet: ActivitySheet) throws {
-        if let reason = unavailableReason(type, on: sheet) {
-            throw ShareError(.unavailable, "\(names.name(of: type)) is not available: \(reason)")
-        }
-    }
-
     /// What is wrong in the configuration file: misspelled keys and groups, or a file GLib
     /// cannot read; one line each, to be said before the share (nothing stops it).
     public func configurationWarnings() -> [String] {

@@ -153,32 +153,25 @@ struct Runner {
             if let descriptor { line += "  " + (descriptor.acceptance.accepts(kind) ? "accepted" : "not accepted") }
             text += line + "\n"
         }
-        let offered: Bool
-        if sheet.shareRow.contains(where: { $0.activityType == type }) {
-            text += "offered: in the share row\n"
-            offered = true
-        } else if sheet.actionRow.contains(where: { $0.activityType == type }) {
-            text += "offered: in the action row\n"
-            offered = true
+        let why = host.unavailableReason(type, on: sheet)
+        if let why {
+            text += "not offered: \(reason(why))\n"
         } else {
-            let why = sheet.unavailable.first { $0.activity.activityType == type }.map { reason($0.reason) }
-            text += "not offered: \(why ?? "it is not part of this sheet")\n"
-            offered = false
+            let row = sheet.shareRow.contains { $0.activityType == type } ? "share" : "action"
+            text += "offered: in the \(row) row\n"
         }
         let activity = host.activity(type, on: sheet)
         for line in activity?.explanation(forActivityItems: items.map(\.value)) ?? [] { text += line + "\n" }
         context.standardOutput.write(text)
-        return offered ? .success : Termination(status: Termination.status(of: .unavailable), message: nil)
+        return why == nil ? .success : Termination(status: Termination.status(of: .unavailable), message: nil)
     }
 
     // MARK: --activity
 
     private func perform(_ type: ActivityType, controller: ActivityViewController) async throws -> Termination {
         let sheet = controller.sheet
-        do {
-            try host.requireOffered(type, on: sheet)
-        } catch let error as ShareError {
-            throw ShareError(error.kind, reason(error.message), hint: error.hint)
+        if let why = host.unavailableReason(type, on: sheet) {
+            throw ShareError(.unavailable, "\(host.names.name(of: type)) is not available: \(reason(why))")
         }
         let presenter = ScriptedProgressPresenter(
             pick: type, progressOutput: context.standardErrorIsTerminal ? context.standardError : nil,

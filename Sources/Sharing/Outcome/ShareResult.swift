@@ -74,25 +74,9 @@ public struct ShareResult: Codable, Sendable, Equatable {
     public static let dismissed = ShareResult(
         completed: false, disposition: .cancelled, error: Failure(code: .cancelled, message: "dismissed"))
 
-    private enum CodingKeys: String, CodingKey {
-        case activityType, activity, completed, disposition, location, returnedItems, fallback, error
-    }
-
-    // Every key is written, null when empty, in the order above, so the shape never changes.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(activityType, forKey: .activityType)
-        try container.encode(activity, forKey: .activity)
-        try container.encode(completed, forKey: .completed)
-        try container.encode(disposition, forKey: .disposition)
-        try container.encode(location, forKey: .location)
-        try container.encode(returnedItems, forKey: .returnedItems)
-        try container.encode(fallback, forKey: .fallback)
-        try container.encode(error, forKey: .error)
-    }
-
-    /// The result as one line of JSON, every key present and in the order of SPEC §6 (a
-    /// Foundation encoder would not keep the order).
+    /// The result as one line of JSON, every key present (null when empty) and in the order of
+    /// SPEC §6: the shape every front end prints. (`JSONEncoder` keeps neither the order nor
+    /// the nulls; decoding either form gives the same result.)
     public var json: String { jsonValue.encoded }
 
     /// The result as an ordered JSON value.
