@@ -170,6 +170,7 @@ public final class ChoiceOptions {
     /// True once no more options will arrive.
     public private(set) var isComplete: Bool
     private var observers: [(Option) -> Void] = []
+    private var completionObservers: [() -> Void] = []
 
     /// A fixed list of options.
     public init(_ options: [Option]) {
@@ -194,10 +195,18 @@ public final class ChoiceOptions {
     }
 
     /// Says that no more options will arrive.
-    public func finish() { isComplete = true }
+    public func finish() {
+        guard !isComplete else { return }
+        isComplete = true
+        for observer in completionObservers { observer() }
+    }
 
     /// Calls `observer` for every option appended from now on.
     public func observe(_ observer: @escaping (Option) -> Void) { observers.append(observer) }
+
+    /// Calls `observer` once when `finish()` says no more options will arrive (a window stops
+    /// its "Searching…" spinner then).
+    public func observeCompletion(_ observer: @escaping () -> Void) { completionObservers.append(observer) }
 }
 
 /// A value entered into an interface field.

@@ -9,9 +9,23 @@ public struct ActivitySheet {
     public var unavailable: [(activity: Activity, reason: String)]
     /// The kind of each item (a source's placeholder stands for it), in item order.
     public var itemKinds: [ItemKind]
+    /// What a header shows of each item, in item order: the placeholder (a source's stands for
+    /// its item) and the source's link metadata. Made with the sheet; no provider work.
+    public var previews: [ItemPreview] = []
 
     /// Every offered activity: the share row, then the action row.
     public var activities: [Activity] { shareRow + actionRow }
+}
+
+/// One item as a sheet's header draws it, known before any provider runs.
+@MainActor
+public struct ItemPreview {
+    /// The item, or its source's placeholder.
+    public var placeholder: Any
+    /// What the item's source said about it (`activityViewControllerLinkMetadata`), if anything.
+    public var linkMetadata: LinkMetadata?
+    /// The item's kind.
+    public var kind: ItemKind
 }
 
 /// How a presentation ended: what the completion handler receives, as one value.

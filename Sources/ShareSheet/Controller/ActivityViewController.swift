@@ -137,6 +137,9 @@ open class ActivityViewController {
         let kinds = typedItems.map(ItemKind.of)
         let known = KnownItemKinds(kinds: kinds, of: typedItems)
         var sheet = ActivitySheet(shareRow: [], actionRow: [], unavailable: [], itemKinds: kinds)
+        sheet.previews = zip(entries, kinds).map { entry, kind in
+            ItemPreview(placeholder: entry.placeholder, linkMetadata: entry.linkMetadata, kind: kind)
+        }
         if builtIns == nil { builtIns = registry.makeActivities() }
         let candidates: [(Activity, [Any])] =
             applicationActivities.map { ($0, plainItems) } + (builtIns ?? []).map { ($0, typedItems) }
