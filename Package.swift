@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "ShareSheetBuiltins", targets: ["ShareSheetBuiltins"]),
         .library(name: "ShareSheetSystem", targets: ["ShareSheetSystem"]),
         .library(name: "Sharing", targets: ["Sharing"]),
+        .library(name: "ShareSheetGTK", targets: ["ShareSheetGTK"]),
+        .library(name: "MainLoop", targets: ["MainLoop"]),
         .executable(name: "share", targets: ["share"]),
         .executable(name: "share-bench", targets: ["share-bench"]),
     ],
@@ -54,6 +56,10 @@ let package = Package(
         // Linux calls Glibc hides without _GNU_SOURCE (O_TMPFILE, copy_file_range, SEEK_DATA).
         .target(name: "CGlibcShims"),
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        // GTK 4 and libadwaita for the window, with the casts and variadic calls Swift cannot spell.
+        .systemLibrary(
+            name: "CGtk", path: "Sources/CGtk", pkgConfig: "libadwaita-1",
+            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]),
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
@@ -74,6 +80,12 @@ let package = Package(
         // In-memory backends and fake activities for tests (ours and our users').
         .target(name: "ShareSheetTesting", dependencies: ["ShareSheet"]),
 
+        // GLib's main loop on the main thread with the main actor inside it (window, service).
+        .target(name: "MainLoop", dependencies: ["CGIO"]),
+
+        // The sheet as a desktop window: GTK 4 and libadwaita through their C API.
+        .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "Sharing", "CGtk", "CGdkPixbuf"]),
+
         // The interactive terminal sheet.
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),
 
@@ -86,7 +98,7 @@ let package = Package(
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby"]),
         // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
         .target(
             name: "Mail",
@@ -124,7 +136,7 @@ let package = Package(
             dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "OpenIn", "CSecret", "CGIO"]),
         // Assign to Contact: a vdir folder of vCards (khard/vdirsyncer), photos scaled with gdk-pixbuf.
         .target(name: "Contacts", dependencies: ["ShareSheet", "ShareSheetSystem", "CGdkPixbuf"]),
-        .executableTarget(name: "share", dependencies: ["ShareCommand"]),
+        .executableTarget(name: "share", dependencies: ["ShareCommand", "MainLoop"]),
         .executableTarget(name: "share-bench", dependencies: ["ShareSheet", "ShareSheetTesting", "ReadingList", "PhotoLibrary", "Printing"]),
 
         .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "share"]),
@@ -150,6 +162,14 @@ let package = Package(
         .executableTarget(name: "reading-list-writer", dependencies: ["ReadingList"], path: "Tests/ReadingListWriter"),
         .testTarget(name: "SocialTests", dependencies: ["Social", "ShareSheet", "ShareSheetSystem", "share"]),
         .testTarget(name: "ContactsTests", dependencies: ["Contacts", "ShareSheet", "ShareSheetSystem", "CGdkPixbuf", "share"]),
+        // An application of our own that shows the window with providers the tests control.
+        .executableTarget(
+            name: "sheet-window-app", dependencies: ["ShareSheet", "ShareSheetGTK", "Sharing", "MainLoop"],
+            path: "Tests/SheetWindowApp"),
+        // The window under Xvfb, driven through AT-SPI as assistive technology drives it.
+        .testTarget(
+            name: "WindowTests",
+            dependencies: ["LocalTestSupport", "share", "sheet-window-app", "sharesheet-clipboard-owner"]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins"]),

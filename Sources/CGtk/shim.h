@@ -1,0 +1,43 @@
+#ifndef CGTK_SHIM_H
+#define CGTK_SHIM_H
+
+// GTK 4 and libadwaita, as one umbrella header for the CGtk system-library module, with the
+// casts and variadic calls Swift cannot spell.
+#include <gtk/gtk.h>
+#include <adwaita.h>
+
+// GObject casts: Swift sees most widget types as opaque pointers.
+static inline GtkWidget *cg_widget(void *p) { return GTK_WIDGET(p); }
+static inline GtkWindow *cg_window(void *p) { return GTK_WINDOW(p); }
+static inline GtkBox *cg_box(void *p) { return GTK_BOX(p); }
+static inline GtkButton *cg_button(void *p) { return GTK_BUTTON(p); }
+static inline GtkLabel *cg_label(void *p) { return GTK_LABEL(p); }
+static inline GtkImage *cg_image(void *p) { return GTK_IMAGE(p); }
+static inline GtkEditable *cg_editable(void *p) { return GTK_EDITABLE(p); }
+static inline GtkStack *cg_stack(void *p) { return GTK_STACK(p); }
+static inline GtkScrolledWindow *cg_scrolled(void *p) { return GTK_SCROLLED_WINDOW(p); }
+static inline GtkProgressBar *cg_progress(void *p) { return GTK_PROGRESS_BAR(p); }
+static inline GtkCheckButton *cg_check(void *p) { return GTK_CHECK_BUTTON(p); }
+static inline GtkToggleButton *cg_toggle(void *p) { return GTK_TOGGLE_BUTTON(p); }
+static inline GtkTextView *cg_text_view(void *p) { return GTK_TEXT_VIEW(p); }
+static inline GtkSpinButton *cg_spin(void *p) { return GTK_SPIN_BUTTON(p); }
+static inline GtkExpander *cg_expander(void *p) { return GTK_EXPANDER(p); }
+static inline GtkSpinner *cg_spinner(void *p) { return GTK_SPINNER(p); }
+static inline GtkSearchEntry *cg_search_entry(void *p) { return GTK_SEARCH_ENTRY(p); }
+static inline GtkSwitch *cg_switch(void *p) { return GTK_SWITCH(p); }
+static inline GtkEventController *cg_controller(void *p) { return GTK_EVENT_CONTROLLER(p); }
+static inline AdwWindow *cg_adw_window(void *p) { return ADW_WINDOW(p); }
+static inline AdwToastOverlay *cg_toast_overlay(void *p) { return ADW_TOAST_OVERLAY(p); }
+static inline AdwHeaderBar *cg_header_bar(void *p) { return ADW_HEADER_BAR(p); }
+static inline GObject *cg_object(void *p) { return G_OBJECT(p); }
+
+// GTK 4.8 names a button that holds an image and a label "GtkButton" for assistive technology:
+// give every control its visible title as its accessible name.
+static inline void cg_set_accessible_label(void *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+static inline void cg_set_accessible_description(void *widget, const char *text) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
+#endif

@@ -1,0 +1,4 @@
+import MainLoop
+import ShareSheetGTK
+
+GLibMainLoop.run { 0 }

@@ -1,0 +1,2 @@
+import LocalTestSupport
+import Testing
