@@ -139,10 +139,10 @@ let package = Package(
         .executableTarget(name: "share", dependencies: ["ShareCommand", "MainLoop"]),
         .executableTarget(name: "share-bench", dependencies: ["ShareSheet", "ShareSheetTesting", "ReadingList", "PhotoLibrary", "Printing"]),
 
-        .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "share"]),
+        .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
         .testTarget(name: "PrintingTests", dependencies: ["Printing", "ShareSheet", "ShareSheetSystem", "CCairo", "share"]),
         .testTarget(name: "OpenInTests", dependencies: ["OpenIn", "ShareSheet", "ShareSheetSystem", "share"]),
-        .testTarget(name: "NearbyTests", dependencies: ["Nearby", "ShareSheet", "ShareSheetSystem", "share"]),
+        .testTarget(name: "NearbyTests", dependencies: ["Nearby", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
         // What the Pasteboard and PhotoLibrary tests share: a temporary home, running `share`,
         // spawning and reaping helper programs by PID.
         .target(name: "LocalTestSupport", path: "Tests/LocalTestSupport"),
