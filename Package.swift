@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "MainLoop", dependencies: ["CGIO"]),
 
         // The sheet as a desktop window: GTK 4 and libadwaita through their C API.
-        .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "Sharing", "CGtk", "CGdkPixbuf"]),
+        .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "Sharing", "CGtk"]),
 
         // The interactive terminal sheet.
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),

@@ -13,6 +13,7 @@ static inline GtkBox *cg_box(void *p) { return GTK_BOX(p); }
 static inline GtkButton *cg_button(void *p) { return GTK_BUTTON(p); }
 static inline GtkLabel *cg_label(void *p) { return GTK_LABEL(p); }
 static inline GtkImage *cg_image(void *p) { return GTK_IMAGE(p); }
+static inline GtkEntry *cg_entry(void *p) { return GTK_ENTRY(p); }
 static inline GtkEditable *cg_editable(void *p) { return GTK_EDITABLE(p); }
 static inline GtkStack *cg_stack(void *p) { return GTK_STACK(p); }
 static inline GtkScrolledWindow *cg_scrolled(void *p) { return GTK_SCROLLED_WINDOW(p); }
@@ -35,6 +36,10 @@ static inline GObject *cg_object(void *p) { return G_OBJECT(p); }
 // give every control its visible title as its accessible name.
 static inline void cg_set_accessible_label(void *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+// g_object_set is variadic: one string property at a time.
+static inline void cg_set_string_property(void *object, const char *name, const char *value) {
+    g_object_set(G_OBJECT(object), name, value, NULL);
 }
 static inline void cg_set_accessible_description(void *widget, const char *text) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);

@@ -29,6 +29,10 @@ public struct CommandContext {
     public var standardErrorIsTerminal: Bool
     /// True when Ctrl-C should dismiss the controller instead of ending the process.
     public var catchesInterrupts: Bool
+    /// True when the command runs inside `GLibMainLoop` (the `share` program), so the sheet can
+    /// be a window; callers that run the command in their own process leave it false and get
+    /// the terminal sheet.
+    public var canOpenWindows = false
 
     /// Makes a context; the defaults are the process's own streams and environment.
     public init(

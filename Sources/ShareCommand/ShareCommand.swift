@@ -11,12 +11,15 @@ public enum ShareCommand {
     public static let version = Help.version
 
     /// Runs the command on the process's own streams with every backend of this build installed.
+    /// Call it inside `GLibMainLoop`: the sheet may be a window.
     /// - Parameter arguments: the arguments, without the program name.
     /// - Returns: the exit status (sysexits).
     @MainActor
     public static func main(_ arguments: [String]) async -> Int32 {
         Builtins.install(into: .shared)
-        return await run(arguments, context: CommandContext())
+        var context = CommandContext()
+        context.canOpenWindows = true
+        return await run(arguments, context: context)
     }
 
     /// Runs the command in `context` (its registry is used as it is).

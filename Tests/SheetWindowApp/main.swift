@@ -1,4 +1,73 @@
+// An application of our own that shows the share window for items the window tests choose,
+// as an app ported from iOS would: an ActivityViewController with the built-in activities,
+// presented by the WindowPresenter. One of its items can be a provider that takes its time, so
+// tests can watch provider progress and cancel it.
+//
+//   sheet-window-app [--slow-provider SECONDS] [--text TEXT]... [FILE]...
+//
+// Prints the result object (SPEC §6) on standard output and exits 0 when the share completed,
+// 130 when it was dismissed or cancelled, 1 otherwise.
+import Foundation
 import MainLoop
+import ShareSheet
 import ShareSheetGTK
+import Sharing
 
-GLibMainLoop.run { 0 }
+GLibMainLoop.run {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    var items: [Any] = []
+    var index = 0
+    while index < arguments.count {
+        let argument = arguments[index]
+        index += 1
+        switch argument {
+        case "--text" where index < arguments.count:
+            items.append(arguments[index])
+            index += 1
+        case "--slow-provider" where index < arguments.count:
+            let seconds = Double(arguments[index]) ?? 2
+            index += 1
+            items.append(SlowReport.provider(taking: seconds))
+        default:
+            items.append(URL(fileURLWithPath: argument))
+        }
+    }
+    guard !items.isEmpty else {
+        FileHandle.standardError.write(Data("sheet-window-app: nothing to share\n".utf8))
+        return 64
+    }
+    let host = ShareHost(environment: HostEnvironment(variables: ProcessInfo.processInfo.environment))
+    let controller = ActivityViewController(activityItems: items, applicationActivities: nil, registry: host.registry)
+    let presenter = WindowPresenter(names: host.names)
+    controller.present(with: presenter)
+    let outcome = await controller.waitForCompletion()
+    if let failure = presenter.failedToOpen {
+        FileHandle.standardError.write(Data("sheet-window-app: \(failure)\n".utf8))
+        return 69
+    }
+    await presenter.waitUntilClosed()
+    await controller.waitForProvidersToStop()
+    let activity = outcome.activityType.flatMap { type in controller.sheet.activities.first { $0.activityType == type } }
+    let result = host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled)
+    print(result.json)
+    if result.completed { return 0 }
+    return result.disposition == .cancelled ? 130 : 1
+}
+
+/// A report written by a provider in small steps, with progress, for as long as it is asked to.
+enum SlowReport {
+    static func provider(taking seconds: Double) -> FileProvider {
+        FileProvider(filename: "slow-report.txt") { url, progress in
+            let steps = max(1, Int(seconds * 10))
+            progress.totalUnitCount = Int64(steps)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            for step in 1...steps {
+                try await Task.sleep(for: .milliseconds(100))
+                try handle.write(contentsOf: Data("line \(step) of the slow report\n".utf8))
+                progress.completedUnitCount = Int64(step)
+            }
+        }
+    }
+}

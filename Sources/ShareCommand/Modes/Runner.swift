@@ -1,5 +1,6 @@
 import Foundation
 import ShareSheet
+import ShareSheetGTK
 import ShareSheetTerminal
 import Sharing
 
@@ -37,7 +38,10 @@ struct Runner {
         if invocation.items.isEmpty {
             throw ShareError(.usage, "nothing to share: give a file, a URL, - or --text")
         }
-        if invocation.mode == .sheet, !context.standardInputIsTerminal {
+        if invocation.mode == .sheet, invocation.sheetStyle == .window, !context.canOpenWindows {
+            throw ShareError(.unavailable, "--gui needs the share program's main loop; this caller can only show the terminal sheet")
+        }
+        if invocation.mode == .sheet, !usesWindow, !context.standardInputIsTerminal {
             throw ShareError(
                 .usage,
                 "standard input is not a terminal, so there is no sheet to answer: "
@@ -190,6 +194,16 @@ struct Runner {
 
     // MARK: The sheet
 
+    /// True when the sheet is a window: `--gui`, or a display without `--terminal`.
+    private var usesWindow: Bool {
+        guard context.canOpenWindows else { return false }
+        switch invocation.sheetStyle {
+        case .window: return true
+        case .terminal: return false
+        case .automatic: return WindowPresenter.hasDisplay(context.environment)
+        }
+    }
+
     private func showSheet(_ controller: ActivityViewController) async throws -> Termination {
         if SheetScreen.pickable(controller.sheet).isEmpty {
             let reasons = Set(controller.sheet.unavailable.map { reason($0.reason) })
@@ -197,6 +211,7 @@ struct Runner {
                 reasons.count == 1 ? ": " + reasons.first! : "; \(listCommand()) shows why"
             throw ShareError(.unavailable, "no activity is available for these items" + why)
         }
+        if usesWindow { return try await showWindow(controller) }
         // The sheet keeps standard output for results when they are JSON or go to a pipe.
         let onStandardOutput = context.standardOutputIsTerminal && !invocation.json
         let presenter = TerminalPresenter(
@@ -211,6 +226,19 @@ struct Runner {
         controller.present(with: presenter)
         let outcome = await controller.waitForCompletion()
         if presenter.wasInterrupted { await controller.waitForProvidersToStop() }
+        let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
+        warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
+        return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
+    }
+
+    /// The sheet as a window; the command ends when the window has closed (a failure stays on
+    /// screen until it is read) and every provider has stopped.
+    private func showWindow(_ controller: ActivityViewController) async throws -> Termination {
+        let presenter = WindowPresenter(names: host.names)
+        let outcome = await present(controller, with: presenter)
+        if let failure = presenter.failedToOpen { throw failure }
+        await presenter.waitUntilClosed()
+        await controller.waitForProvidersToStop()
         let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
         warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
         return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))

@@ -20,7 +20,18 @@ struct Invocation: Equatable {
         case version
     }
 
+    /// Where the sheet is shown.
+    enum SheetStyle: Equatable {
+        /// A window when a display is available, else the terminal.
+        case automatic
+        /// `--gui`: the window.
+        case window
+        /// `--terminal`: the terminal.
+        case terminal
+    }
+
     var mode: Mode = .sheet
+    var sheetStyle: SheetStyle = .automatic
     var json = false
     /// The ITEM operands and `--text` values, in command-line order.
     var items: [ShareItemInput] = []
@@ -46,7 +57,7 @@ struct Invocation: Equatable {
 
     /// The options that take a value, and those that do not, for parsing and suggestions.
     static let valueOptions = ["--text", "--activity", "--explain", "--subject", "--to", "--set", "--exclude", "--app"]
-    static let flagOptions = ["--list", "--json", "--help", "--version"]
+    static let flagOptions = ["--list", "--json", "--gui", "--terminal", "--help", "--version"]
 
     /// The subcommands of SPEC §4 that manage local stores; none has a backend in this build.
 
@@ -97,6 +108,12 @@ struct Invocation: Equatable {
                 switch name {
                 case "--list": try setMode(.list, option: name)
                 case "--json": invocation.json = true
+                case "--gui", "--terminal":
+                    let style: SheetStyle = name == "--gui" ? .window : .terminal
+                    if invocation.sheetStyle != .automatic, invocation.sheetStyle != style {
+                        throw ShareError(.usage, "--gui and --terminal cannot be used together")
+                    }
+                    invocation.sheetStyle = style
                 case "--help": wantsHelp = true
                 default: wantsVersion = true
                 }

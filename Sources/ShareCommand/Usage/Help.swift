@@ -56,7 +56,8 @@ enum Help {
         share: send files, links and text to the activities of a share sheet.
 
         Usage:
-          share [options] ITEM...            open the interactive sheet
+          share [options] ITEM...            open the sheet: a window on a desktop,
+                                             else in this terminal
           share --list [--json] ITEM...      what would be offered, and what not and why
           share --explain ACTIVITY ITEM...   why an activity is or is not offered
           share --activity ACTIVITY ITEM...  perform one activity without the sheet
@@ -77,6 +78,8 @@ enum Help {
           --exclude NAME[,NAME]  never offer these activities (repeatable)
           --app ID               open with this application (open-in; a desktop-file id)
           --json                 print one JSON object: the list, or the result
+          --gui                  show the sheet as a window (needs a display)
+          --terminal             show the sheet in this terminal, even on a desktop
           -h, --help             show this help
           --version              show the version
           --                     end of options: the rest are ITEMs, even with a -
@@ -94,7 +97,8 @@ enum Help {
         Exit status: 0 done, 1 the activity did not complete, 64 usage, 65 bad data,
         66 missing or unreadable input, 69 activity unavailable for these items,
         74 I/O error, 75 temporary failure (queued, retry later), 130 dismissed.
-        Without a terminal on standard input the command never prompts. Progress goes
+        The sheet is a window when DISPLAY or WAYLAND_DISPLAY is set; in a terminal
+        without a terminal on standard input the command never prompts. Progress goes
         to standard error, on a terminal only; NO_COLOR turns colors off.
 
         """

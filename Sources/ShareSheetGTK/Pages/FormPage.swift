@@ -1,0 +1,118 @@
+import CGtk
+import ShareSheet
+
+/// An activity's interface as a form: its fields with their problems under them, Cancel, and
+/// the submit button (Send, Done…), which is enabled only while the values are valid.
+@MainActor
+final class FormPage {
+    let widget: Widget
+
+    private let interface: ActivityInterface
+    private let fields: [FieldView]
+    private let submitButton: Widget
+    private let generalProblem: Widget
+    private let submit: @MainActor (InterfaceValues) -> [String: String]
+    private let cancelAction: @MainActor () -> Void
+    private var finished = false
+
+    /// - Parameters:
+    ///   - submit: hands the values to the controller; returns the problems it found.
+    ///   - cancel: cancels the interface.
+    init(
+        interface: ActivityInterface, activityTitle: String,
+        submit: @escaping @MainActor (InterfaceValues) -> [String: String], cancel: @escaping @MainActor () -> Void
+    ) {
+        self.interface = interface
+        self.submit = submit
+        cancelAction = cancel
+        let page = Widgets.vertical(spacing: 14)
+        Widgets.margins(page, 12)
+        if let message = interface.message {
+            Widgets.append(page, Widgets.label(message, classes: ["dim-label"], wraps: true))
+        }
+        fields = interface.fields.map(FieldView.init)
+        for field in fields { Widgets.append(page, field.widget) }
+        generalProblem = Widgets.label("", classes: ["error"], wraps: true)
+        Widgets.show(generalProblem, false)
+        Widgets.append(page, generalProblem)
+
+        // The buttons exist before `self` does; their actions are set once it does.
+        let submitAction = ActionRelay()
+        let cancelButtonAction = ActionRelay()
+        submitButton = Widgets.button(interface.submitTitle, classes: ["suggested-action"]) { submitAction.run() }
+        let cancelButton = Widgets.button("Cancel") { cancelButtonAction.run() }
+        let buttons = Widgets.horizontal(spacing: 8)
+        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+        Widgets.append(buttons, cancelButton, submitButton)
+
+        let column = Widgets.vertical(spacing: 0)
+        let scroller = Widgets.scroller(page, horizontal: false)
+        gtk_widget_set_vexpand(scroller, 1)
+        Widgets.margins(buttons, 12)
+        Widgets.append(column, scroller, buttons)
+        widget = column
+
+        submitAction.action = { [weak self] in self?.trySubmit() }
+        cancelButtonAction.action = { [weak self] in self?.cancel() }
+        for field in fields {
+            field.onChange = { [weak self] in self?.refresh() }
+            field.onActivate = { [weak self] in self?.trySubmit() }
+        }
+        refresh()
+    }
+
+    /// Focuses the first field that still needs a value, else the first one not filled ahead.
+    func focusFirstField() {
+        let values = currentValues
+        let first =
+            fields.first { field in field.field.problem(with: values[field.field.id]) != nil }
+            ?? fields.first { !$0.field.isPreset } ?? fields.first
+        first?.focus()
+    }
+
+    /// Cancels the interface (Cancel, Escape, the close button).
+    func cancel() {
+        guard !finished else { return }
+        finished = true
+        cancelAction()
+    }
+
+    private var currentValues: InterfaceValues {
+        var values: InterfaceValues = [:]
+        for field in fields { values[field.field.id] = field.value }
+        return values
+    }
+
+    /// Shows the problems of the fields the person touched and enables the submit button only
+    /// when there are none at all.
+    private func refresh() {
+        let problems = interface.problems(with: currentValues)
+        for field in fields {
+            field.show(problem: field.wasEdited ? problems[field.field.id] : nil)
+        }
+        gtk_widget_set_sensitive(submitButton, problems.isEmpty ? 1 : 0)
+    }
+
+    private func trySubmit() {
+        guard !finished else { return }
+        let values = currentValues
+        let problems = submit(values)
+        if problems.isEmpty {
+            finished = true
+            return
+        }
+        for field in fields { field.markEdited() }
+        refresh()
+        // Problems the activity reports for no field of its own are said under the form.
+        let general = problems.filter { key, _ in !fields.contains { $0.field.id == key } }.sorted { $0.key < $1.key }
+        Widgets.setText(generalProblem, general.map(\.value).joined(separator: "\n"))
+        Widgets.show(generalProblem, !general.isEmpty)
+    }
+}
+
+/// An action set after the widget that runs it was made.
+@MainActor
+final class ActionRelay {
+    var action: () -> Void = {}
+    func run() { action() }
+}

@@ -1,0 +1,115 @@
+import CGtk
+import ShareSheet
+import Sharing
+
+/// The sheet itself: the header with the items' preview, a filter, the share row and the action
+/// row as icon buttons in the controller's order, and the activities that are not offered behind
+/// a "Not available" expander with their reasons.
+@MainActor
+final class SheetPage {
+    let widget: Widget
+    /// The header's second line ("3 files, 12 MB").
+    let subtitle: String?
+
+    private let filter: Widget
+    private var buttons: [(activity: Activity, title: String, button: Widget)] = []
+    private var rows: [(scroller: Widget, heading: Widget, titles: [String])] = []
+    private let noMatch: Widget
+    private let pick: (Activity) -> Void
+
+    init(sheet: ActivitySheet, names: ActivityNames, pick: @escaping (Activity) -> Void) {
+        self.pick = pick
+        let header = HeaderView(previews: sheet.previews)
+        subtitle = header.summary
+        let page = Widgets.vertical(spacing: 12)
+        Widgets.margins(page, 12)
+        Widgets.append(page, header.widget)
+
+        filter = gtk_search_entry_new()
+        // GTK 4.8 has the property but not yet its setter.
+        cg_set_string_property(filter, "placeholder-text", "Filter activities")
+        cg_set_accessible_label(filter, "Filter activities")
+        Widgets.append(page, filter)
+
+        noMatch = Widgets.label("No activity matches", classes: ["dim-label"], centered: true)
+        Widgets.show(noMatch, false)
+        for (heading, row) in [("Share", sheet.shareRow), ("Actions", sheet.actionRow)] where !row.isEmpty {
+            let label = Widgets.label(heading, classes: ["heading"])
+            let box = Widgets.horizontal(spacing: 4)
+            var titles: [String] = []
+            for activity in row {
+                let entry = names.entry(for: activity)
+                let button = Widgets.iconButton(
+                    title: entry.title, icon: Self.icon(for: activity, named: entry.iconName),
+                    action: { pick(activity) })
+                Widgets.append(box, button)
+                buttons.append((activity, entry.title, button))
+                titles.append(entry.title)
+            }
+            let scroller = Widgets.scroller(box, horizontal: true)
+            Widgets.append(page, label, scroller)
+            rows.append((scroller, label, titles))
+        }
+        Widgets.append(page, noMatch)
+        if sheet.activities.isEmpty {
+            Widgets.append(page, Widgets.label("Nothing here can act on these items.", classes: ["dim-label"], wraps: true))
+        }
+        if !sheet.unavailable.isEmpty {
+            Widgets.append(page, Self.unavailableList(sheet.unavailable, names: names))
+        }
+        widget = Widgets.scroller(page, horizontal: false)
+
+        Signals.connect(filter, "search-changed") { [weak self] in self?.applyFilter() }
+        // Enter in the filter picks the first activity still shown.
+        Signals.connect(filter, "activate") { [weak self] in
+            guard let self, let first = self.buttons.first(where: { gtk_widget_get_visible($0.button) != 0 }) else { return }
+            self.pick(first.activity)
+        }
+    }
+
+    /// Lets typing anywhere in `window` go to the filter (type-to-filter).
+    func captureTyping(in window: Widget) {
+        gtk_search_entry_set_key_capture_widget(OpaquePointer(filter), window)
+    }
+
+    /// Stops sending typing to the filter (the page is leaving).
+    func stopCapturingTyping() {
+        gtk_search_entry_set_key_capture_widget(OpaquePointer(filter), nil)
+    }
+
+    func focusFirstActivity() {
+        if let first = buttons.first { gtk_widget_grab_focus(first.button) } else { gtk_widget_grab_focus(filter) }
+    }
+
+    private func applyFilter() {
+        let typed = String(cString: gtk_editable_get_text(cg_editable(filter))).trimmingCharacters(in: .whitespaces)
+        for entry in buttons {
+            Widgets.show(entry.button, typed.isEmpty || entry.title.localizedCaseInsensitiveContains(typed))
+        }
+        var anyShown = false
+        for row in rows {
+            let shown = row.titles.contains { typed.isEmpty || $0.localizedCaseInsensitiveContains(typed) }
+            Widgets.show(row.scroller, shown)
+            Widgets.show(row.heading, shown)
+            anyShown = anyShown || shown
+        }
+        Widgets.show(noMatch, !anyShown && !buttons.isEmpty)
+    }
+
+    private static func icon(for activity: Activity, named name: String) -> Widget {
+        Widgets.themedIcon(name, size: 32)
+    }
+
+    private static func unavailableList(_ unavailable: [(activity: Activity, reason: String)], names: ActivityNames) -> Widget {
+        let list = Widgets.vertical(spacing: 6)
+        gtk_widget_set_margin_top(list, 6)
+        for (activity, reason) in unavailable {
+            let title = names.entry(for: activity).title
+            Widgets.append(list, Widgets.label("\(title): \(reason)", classes: ["dim-label"], wraps: true))
+        }
+        let expander = gtk_expander_new("Not available")!
+        gtk_expander_set_child(cg_expander(expander), list)
+        cg_set_accessible_label(expander, "Not available")
+        return expander
+    }
+}
