@@ -1,8 +1,10 @@
 # ShareSheet: `make demo` to see it, `make test` to check it.
 SWIFT ?= swift
 PREFIX ?= $(HOME)/.local
+# Our own symbolic icons (AirDrop, the social services), installed into the hicolor theme.
+ICONS := $(wildcard Resources/icons/hicolor/scalable/actions/*.svg)
 
-.PHONY: bootstrap build demo test bench install install-desktop-entry clean
+.PHONY: bootstrap build demo test bench install install-icons install-desktop-entry clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -24,7 +26,18 @@ install: bootstrap
 	install -d $(PREFIX)/bin
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/share" $(PREFIX)/bin/share
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/sharesheet-clipboard-owner" $(PREFIX)/bin/sharesheet-clipboard-owner
+	@$(MAKE) --no-print-directory install-icons PREFIX="$(PREFIX)"
 	@$(MAKE) --no-print-directory install-desktop-entry PREFIX="$(PREFIX)"
+
+# The window's icons; GTK finds them in $(PREFIX)/share/icons. A missing or failing
+# gtk-update-icon-cache only costs the cache: GTK reads the folder without one.
+install-icons:
+	install -d "$(PREFIX)/share/icons/hicolor/scalable/actions"
+	install -m 644 $(ICONS) "$(PREFIX)/share/icons/hicolor/scalable/actions/"
+	@if command -v gtk-update-icon-cache >/dev/null; then \
+		gtk-update-icon-cache -q -t -f "$(PREFIX)/share/icons/hicolor" || \
+			echo "gtk-update-icon-cache failed; the icons work without a cache" >&2; \
+	fi
 
 # A desktop entry that accepts any file, so file managers offer "Share…" under "Open With".
 install-desktop-entry:
