@@ -307,7 +307,10 @@ struct OpenInDesktopTests {
         #expect(validate.status == 0, "\(validate)")
         #expect(validate.standardOutput.isEmpty && validate.standardError.isEmpty, "\(validate)")
         let text = try String(contentsOf: entry, encoding: .utf8)
-        #expect(text.contains("Exec=\"\(prefix.path)/bin/share\" %F"), "\(text)")
+        #expect(text.contains("Exec=\"\(prefix.path)/bin/share\" --gui %F"), "\(text)")
+        // "Share…" opens the window: no terminal.
+        #expect(text.contains("\nTerminal=false\n"), "\(text)")
+        #expect(text.contains("\nTryExec=\(prefix.path)/bin/share\n"), "\(text)")
 
         // GIO in that desktop offers it for a PNG and for a file of no known type.
         _ = try desktop.file("photo.png", onePixelPNG)
