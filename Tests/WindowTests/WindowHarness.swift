@@ -1,2 +1,0 @@
-import LocalTestSupport
-import Testing
