@@ -36,7 +36,8 @@ public struct AccessibilityDriver: Sendable {
         public var standardError: String
         public var description: String {
             let said = standardError.trimmingCharacters(in: .whitespacesAndNewlines)
-            return "atspi-driver \(command.joined(separator: " ")) failed (exit \(status)): \(said.isEmpty ? "(said nothing)" : said)"
+            return "atspi-driver \(command.joined(separator: " ")) failed (exit \(status)): "
+                + (said.isEmpty ? "(it said nothing)" : said)
         }
     }
 

@@ -162,13 +162,14 @@ public final class DesktopSession: Sendable {
         // -displayfd: Xvfb picks a free display number and writes it once it accepts clients.
         let log = folder.appendingPathComponent("xvfb.log")
         let pipe = try Pipe.make()
+        let started = Date()
         let pid = try spawn(
             "/usr/bin/Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", screen],
             environment: ["PATH": "/usr/bin:/bin"], output: pipe.write, log: log)
         close(pipe.write)
         defer { close(pipe.read) }
         guard let number = Pipe.readLine(pipe.read, from: pid, timeout: timeout), Int(number) != nil else {
-            throw failure("Xvfb", pid: pid, group: false, log: log, waited: timeout)
+            throw failure("Xvfb", pid: pid, group: false, log: log, started: started)
         }
         return (pid, ":" + number)
     }
@@ -193,6 +194,7 @@ public final class DesktopSession: Sendable {
         let log = folder.appendingPathComponent("session-bus.log")
         let pipe = try Pipe.make()
         // --print-address: the daemon writes its address once it listens.
+        let started = Date()
         let pid = try spawn(
             "/usr/bin/dbus-daemon",
             ["--config-file=\(configuration.path)", "--nofork", "--nosyslog", "--print-address=1"],
@@ -200,7 +202,7 @@ public final class DesktopSession: Sendable {
         close(pipe.write)
         defer { close(pipe.read) }
         guard let address = Pipe.readLine(pipe.read, from: pid, timeout: timeout), address.hasPrefix("unix:path=") else {
-            throw failure("dbus-daemon", pid: pid, group: false, log: log, waited: timeout)
+            throw failure("dbus-daemon", pid: pid, group: false, log: log, started: started)
         }
         return (pid, address)
     }
@@ -214,6 +216,7 @@ public final class DesktopSession: Sendable {
         // setsid makes the launcher a process group of its own (it does not fork: a spawned child
         // is no group leader), so the dbus-daemon it starts and the registryd that daemon
         // activates are stopped with it. Their output goes to the launcher's log.
+        let started = Date()
         let pid = try spawn(
             "/usr/bin/setsid", ["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"],
             environment: environment, output: null, log: log)
@@ -221,7 +224,9 @@ public final class DesktopSession: Sendable {
         let grouped = Date().addingTimeInterval(min(timeout, 5))
         while getpgid(pid) != pid, isRunning(pid), Date() < grouped { usleep(1_000) }
         guard getpgid(pid) == pid else {
-            throw failure("at-spi-bus-launcher", pid: pid, group: false, log: log, waited: 0, problem: "is not a process group of its own")
+            throw failure(
+                "at-spi-bus-launcher", pid: pid, group: false, log: log, started: started,
+                problem: "is not a process group of its own")
         }
         let deadline = Date().addingTimeInterval(timeout)
         var lastError = ""
@@ -245,9 +250,10 @@ public final class DesktopSession: Sendable {
             }
             usleep(50_000)
         }
+        let answer = lastError.trimmingCharacters(in: .whitespacesAndNewlines)
         throw failure(
-            "at-spi-bus-launcher", pid: pid, group: true, log: log, waited: timeout,
-            problem: "did not bring up the accessibility bus (last answer: \(lastError.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            "at-spi-bus-launcher", pid: pid, group: true, log: log, started: started,
+            problem: "did not bring up the accessibility bus (last answer: \(answer.isEmpty ? "none" : answer))")
     }
 
     /// Starts the watchdog: `sh` reading a pipe whose write end stays (close-on-exec) in this
@@ -310,18 +316,28 @@ public final class DesktopSession: Sendable {
         return try Spawn.start(path, arguments, environment: environment, input: null, output: output, error: logDescriptor)
     }
 
-    /// Stops a peer that did not come up and describes why: its exit, or that it hung, and its log.
+    /// Stops a peer that did not come up and describes why: its exit (it may be on its way out:
+    /// it gets a second), or that it hung since `started`, and the end of its log.
     private static func failure(
-        _ peer: String, pid: pid_t, group: Bool, log: URL, waited: Double, problem: String? = nil
+        _ peer: String, pid: pid_t, group: Bool, log: URL, started: Date, problem: String? = nil
     ) -> StartFailure {
+        let waited = Date().timeIntervalSince(started)
         var ended: (status: Int32, signal: Int32)?
-        if !isRunning(pid) { ended = Spawn.waitBlocking(pid) }
+        let grace = Date().addingTimeInterval(1)
+        while ended == nil, Date() < grace {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                ended = status & 0x7f == 0 ? ((status >> 8) & 0xff, 0) : (128 + (status & 0x7f), status & 0x7f)
+            } else {
+                usleep(10_000)
+            }
+        }
         if ended == nil { terminate(pid, group: group) }
         let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         let tail = said.split(separator: "\n").suffix(15).joined(separator: "\n")
         let what =
             if let ended { "exited (status \(ended.status), signal \(ended.signal))" } else {
-                problem ?? "was still running after \(waited) s without answering"
+                problem ?? "was still running after \(String(format: "%.1f", waited)) s without answering"
             }
         return StartFailure(
             peer: peer,

@@ -111,6 +111,36 @@ struct DesktopHarnessTests {
         #expect(session.processIDs.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: socket), "\(socket) is left")
     }
+
+    @Test("a peer that fails to start is named with the end of its log, and the peers before it are stopped")
+    func failingPeerSaysWhy() throws {
+        let home = try TemporaryHome(prefix: "desktop-harness")
+        defer { home.remove() }
+        // A directory where the session bus wants its socket: dbus-daemon cannot bind and exits.
+        try FileManager.default.createDirectory(
+            at: home.root.appendingPathComponent("session-bus"), withIntermediateDirectories: true)
+        let serversBefore = childServers()
+        let error = #expect(throws: DesktopSession.StartFailure.self) { try DesktopSession.start(in: home.root) }
+        #expect(error?.peer == "dbus-daemon")
+        let description = error?.description ?? ""
+        #expect(description.contains("dbus-daemon did not start: it exited (status 1"), "\(description)")
+        #expect(description.contains("Failed to bind socket"), "\(description)")
+        #expect(childServers() == serversBefore, "an Xvfb of this process is left")
+    }
+}
+
+/// This process's Xvfb children that are running.
+private func childServers() -> Set<pid_t> {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return Set(
+        entries.compactMap(pid_t.init).filter { pid in
+            guard DesktopSession.isRunning(pid),
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return stat.contains("(Xvfb)") && fields.count > 1 && pid_t(fields[1]) == getpid()
+        })
 }
 
 // MARK: - The probe window and the session around it
