@@ -59,7 +59,7 @@ public final class DesktopSession: Sendable {
     /// Starts Xvfb, the session bus and the accessibility bus, and returns once the accessibility
     /// registry answers on it.
     /// - Parameters:
-    ///   - folder: an existing folder of the test's own; the session writes only inside it.
+    ///   - folder: a folder of the test's own (made when missing); the session writes only inside it.
     ///   - timeout: seconds each peer may take to come up.
     /// - Throws: ``StartFailure`` naming the peer that did not come up, with the end of its log.
     public static func start(in folder: URL, timeout: Double = 20) throws -> DesktopSession {
@@ -126,7 +126,7 @@ public final class DesktopSession: Sendable {
     }
 
     /// Stops everything the session started, by PID: the launcher's process group, then the
-    /// session bus, then Xvfb (SIGTERM, so it removes its lock file; SIGKILL after 5 s).
+    /// session bus, then Xvfb (SIGTERM, so it removes its socket; SIGKILL after 5 s).
     /// Calling it again does nothing.
     public func stop() {
         let first = stopped.withLock { stopped in
