@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// `share --activity mail` and `share outbox`, run as a person would run them: the built binary
@@ -122,8 +123,8 @@ struct MailCommandLineTests {
         let hanging = try SMTPPeer(options: .init(hangInData: true), in: home.folder)
         defer { hanging.stop() }
         let attachment = try home.randomFile("video.bin", size: 8 * 1024 * 1024)
-        let binary = try #require(Run.share)
-        let (process, output, error) = try Run.start(
+        let binary = try #require(Share.url)
+        let (process, output, error) = try Command.start(
             binary.path,
             ["--activity", "mail", "--set", "smtp=smtp://127.0.0.1:\(hanging.port)", "--set", "starttls=off", "--to",
              "bob@example.com", "--subject", "big", attachment.path],
@@ -182,7 +183,7 @@ struct MailCommandLineTests {
             u = urllib.parse.urlsplit(sys.argv[1]); q = urllib.parse.parse_qs(u.query)
             print(u.scheme, u.path, q['cc'][0], q['subject'][0], repr(q['body'][0]), sep='|', end='')
             """
-        let parsed = try Run.program(SMTPPeer.python, ["-c", script, url]).standardOutput
+        let parsed = try Command.run(SMTPPeer.python, ["-c", script, url]).standardOutput
         #expect(parsed == "mailto|ana@example.com|bo@example.com|Grüße & more|'line 1\\r\\nline 2'", "\(url)")
         #expect(home.outboxFiles("new").isEmpty)
     }
@@ -212,7 +213,7 @@ struct MailCommandLineTests {
         defer { peer.stop() }
         try home.configure(
             "[mail]\nsmtp=smtp://127.0.0.1:\(peer.port)\ncafile=\(certificates.ca.path)\nuser=ana\nfrom=ana@example.org\n")
-        let binary = try #require(Run.share)
+        let binary = try #require(Share.url)
         let script = """
             printf unlock | gnome-keyring-daemon --unlock --components=secrets >/dev/null &&
             printf '%s' "$1" | secret-tool store --label='ShareSheet SMTP' application org.sharesheet service smtp server 127.0.0.1 user ana &&
@@ -221,7 +222,7 @@ struct MailCommandLineTests {
         // Children inherit SIGTERM blocked from the test's threads: unblock it, so that
         // dbus-run-session can stop its dbus-daemon (and gnome-keyring-daemon follows the bus).
         let unblock = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
-        let run = try Run.program(
+        let run = try Command.run(
             SMTPPeer.python,
             ["-c", unblock, "/usr/bin/dbus-run-session", "--", "/bin/sh", "-c", script, "sh", password, binary.path],
             environment: home.environment, in: home.folder)

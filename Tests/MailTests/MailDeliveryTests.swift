@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Mail
 import ShareSheet
 import ShareSheetSystem

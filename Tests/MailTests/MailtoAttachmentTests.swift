@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// `--set via=mailto` with attachments: mail programs known to read `attach=` (chosen by the
@@ -49,11 +50,11 @@ struct MailtoAttachmentTests {
             print(json.dumps({'scheme': u.scheme, 'to': urllib.parse.unquote(u.path), 'subject': q.get('subject', []),
                               'body': q.get('body', []), 'attach': q.get('attach', [])}), end='')
             """
-        let output = try Run.program(SMTPPeer.python, ["-c", script, url])
+        let output = try Command.run(SMTPPeer.python, ["-c", script, url])
         return try JSONDecoder().decode(Parsed.self, from: Data(output.standardOutput.utf8))
     }
 
-    func handOff(to id: String) throws -> (run: Run.Output, url: String, files: [URL]) {
+    func handOff(to id: String) throws -> (run: Command.Result, url: String, files: [URL]) {
         let home = try TestHome()
         let received = try Self.installRecorder(in: home, id: id)
         let picture = try home.randomFile("a b;c.png", size: 2048)

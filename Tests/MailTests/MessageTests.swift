@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Mail
 import Testing
 
@@ -44,7 +45,7 @@ struct MessageTests {
     /// The URL RFC 5724 prescribes, built by Python's urllib (independent of the code under test).
     func expectedURL(numbers: [String], body: String) throws -> String {
         let script = "import sys, urllib.parse; print('sms:' + sys.argv[1] + '?body=' + urllib.parse.quote(sys.argv[2], safe=''), end='')"
-        return try Run.program(SMTPPeer.python, ["-c", script, numbers.joined(separator: ","), body]).standardOutput
+        return try Command.run(SMTPPeer.python, ["-c", script, numbers.joined(separator: ","), body]).standardOutput
     }
 
     @Test("recipients and body reach the registered sms: handler exactly as RFC 5724 writes them")

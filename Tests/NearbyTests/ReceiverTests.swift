@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// `share receive` (libsoup, in their namespace) against our sender (in ours), and against a
@@ -110,11 +111,11 @@ struct ReceiverTests {
         try withReceiver(["--accept-all"]) { setup, receiver in
             let file = setup.folder.appendingPathComponent("movie.mkv")
             try writeRandomFile(file, size: 400 * 1024 * 1024, seed: 3)
-            let binary = try #require(ShareTool.path)
+            let binary = try #require(Share.url).path
             let sender = Process()
             sender.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
             sender.arguments = ["netns", "exec", setup.pair.ours, "/usr/bin/env", "-i"]
-                + Peers.environment(home: setup.senderHome).map { "\($0.key)=\($0.value)" }
+                + NamespacedProcess.environment(home: setup.senderHome).map { "\($0.key)=\($0.value)" }
                 + [binary, "--activity", "airdrop", "--to", setup.pair.theirAddress, file.path]
             sender.standardOutput = FileHandle.nullDevice
             sender.standardError = FileHandle.nullDevice
@@ -147,12 +148,12 @@ struct ReceiverTests {
             try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
             let script = setup.folder.appendingPathComponent("hostile.py")
             try Self.hostileScript.write(to: script, atomically: true, encoding: .utf8)
-            let environment = Peers.environment(home: setup.folder)
+            let environment = NamespacedProcess.environment(home: setup.folder)
             // From our namespace: odd names, wrong tokens, a second session, a wrong length.
             let first = try Command.run(
                 "/usr/sbin/ip",
                 ["netns", "exec", setup.pair.ours, "/usr/bin/env", "-i"] + environment.map { "\($0.key)=\($0.value)" }
-                    + [Peers.python, script.path, "names", setup.pair.theirAddress, outside.path])
+                    + [LocalSendPeer.python, script.path, "names", setup.pair.theirAddress, outside.path])
             #expect(first.status == 0, "\(first)\n\(receiver.output)")
             let results = first.standardOutput
             #expect(results.contains("prepare 200"), "\(results)")
@@ -165,7 +166,7 @@ struct ReceiverTests {
             let second = try Command.run(
                 "/usr/sbin/ip",
                 ["netns", "exec", setup.pair.theirs, "/usr/bin/env", "-i"] + environment.map { "\($0.key)=\($0.value)" }
-                    + [Peers.python, script.path, "address", "127.0.0.1", outside.path, first.standardOutput])
+                    + [LocalSendPeer.python, script.path, "address", "127.0.0.1", outside.path, first.standardOutput])
             #expect(second.status == 0, "\(second)")
             #expect(second.standardOutput.contains("other-address-upload 403"), "\(second)")
             #expect(second.standardOutput.contains("other-address-cancel 403"), "\(second)")
@@ -173,7 +174,7 @@ struct ReceiverTests {
             let third = try Command.run(
                 "/usr/sbin/ip",
                 ["netns", "exec", setup.pair.ours, "/usr/bin/env", "-i"] + environment.map { "\($0.key)=\($0.value)" }
-                    + [Peers.python, script.path, "finish", setup.pair.theirAddress, outside.path, first.standardOutput])
+                    + [LocalSendPeer.python, script.path, "finish", setup.pair.theirAddress, outside.path, first.standardOutput])
             #expect(third.status == 0, "\(third)")
             #expect(third.standardOutput.contains("finish 200 200 200 200"), "\(third)")
             // Everything landed inside the folder, under safe names; nothing outside it.

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// Our sender (`share --activity airdrop`) against localsendd, an independent LocalSend
@@ -8,13 +9,13 @@ struct SenderTests {
     /// Runs `body` with a fresh namespace pair and a localsendd in theirs; removes everything after.
     private func withPeer(
         unattended: Bool = true, pin: String? = nil,
-        _ body: (NetworkPair, LocalSendDaemon, URL) throws -> Void
+        _ body: (NetworkPair, LocalSendPeer, URL) throws -> Void
     ) throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let pair = try NetworkPair()
         defer { pair.remove() }
-        let daemon = try LocalSendDaemon(
+        let daemon = try LocalSendPeer(
             namespace: pair.theirs, home: folder.appendingPathComponent("peer"), unattended: unattended, pin: pin)
         defer { daemon.stop() }
         try body(pair, daemon, folder)
@@ -91,7 +92,7 @@ struct SenderTests {
                     time.sleep(0.25)
                 """
             let announcer = try NamespacedProcess(
-                namespace: pair.theirs, command: [Peers.python, "-c", announce], environment: Peers.environment(home: folder),
+                namespace: pair.theirs, command: [LocalSendPeer.python, "-c", announce], environment: NamespacedProcess.environment(home: folder),
                 log: folder.appendingPathComponent("announcer.log"))
             defer { announcer.stop() }
             let file = folder.appendingPathComponent("secret.txt")

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// The legacy discovery: `register` to every address of the subnet, only when asked for.
@@ -12,7 +13,7 @@ struct SubnetScanTests {
         defer { pair.remove() }
         // Their side has no multicast route: localsendd neither hears nor announces by multicast.
         try NetworkPair.ip(["-n", pair.theirs, "route", "del", "224.0.0.0/4", "dev", "veth0"])
-        let daemon = try LocalSendDaemon(namespace: pair.theirs, home: folder.appendingPathComponent("peer"))
+        let daemon = try LocalSendPeer(namespace: pair.theirs, home: folder.appendingPathComponent("peer"))
         defer { daemon.stop() }
         let home = folder.appendingPathComponent("us")
         let config = home.appendingPathComponent("config/sharesheet")

@@ -1,81 +1,13 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
-/// Runs programs (the built `share`, openssl, python) and collects what they printed.
+/// Runs the built `share` in a `TestHome`.
 enum Run {
-    struct Output: CustomStringConvertible {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-        var description: String { "exit \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)" }
-    }
-
-    /// The `share` executable built next to the test bundle, or `SHARE_BINARY`.
-    static let share: URL? = {
-        if let path = ProcessInfo.processInfo.environment["SHARE_BINARY"] { return URL(fileURLWithPath: path) }
-        var folders: [URL] = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
-        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        return folders.map { $0.appendingPathComponent("share") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    /// Starts a program; the caller waits for it (or kills it by PID).
-    static func start(
-        _ program: String, _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil
-    ) throws -> (process: Process, output: URL, error: URL) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let folder { process.currentDirectoryURL = folder }
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mail-run-\(UUID().uuidString)")
-        let output = base.appendingPathExtension("out")
-        let errorFile = base.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        do {
-            process.standardOutput = try FileHandle(forWritingTo: output)
-            process.standardError = try FileHandle(forWritingTo: errorFile)
-            try process.run()
-        } catch {
-            try? FileManager.default.removeItem(at: output)
-            try? FileManager.default.removeItem(at: errorFile)
-            throw error
-        }
-        return (process, output, errorFile)
-    }
-
-    /// Runs a program to its end (killed after `timeout` seconds, which fails the test).
-    static func program(
-        _ program: String, _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil,
-        timeout: Double = 120
-    ) throws -> Output {
-        let (process, output, error) = try start(program, arguments, environment: environment, in: folder)
-        defer {
-            try? FileManager.default.removeItem(at: output)
-            try? FileManager.default.removeItem(at: error)
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                Issue.record("\(program) \(arguments) did not end within \(timeout) s")
-                break
-            }
-            usleep(10_000)
-        }
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self),
-            standardError: String(decoding: (try? Data(contentsOf: error)) ?? Data(), as: UTF8.self))
-    }
-
     /// Runs the built `share` with `arguments` in `home`'s XDG folders.
-    static func share(_ arguments: [String], home: TestHome, extraEnvironment: [String: String] = [:]) throws -> Output {
-        let binary = try #require(share, "the share executable was not found next to the test bundle")
-        return try program(binary.path, arguments, environment: home.environment.merging(extraEnvironment) { $1 }, in: home.folder)
+    static func share(_ arguments: [String], home: TestHome, extraEnvironment: [String: String] = [:]) throws -> Command.Result {
+        let binary = try #require(Share.url, "the share executable was not found next to the test bundle")
+        return try Command.run(binary.path, arguments, environment: home.environment.merging(extraEnvironment) { $1 }, in: home.folder)
     }
 }
 
@@ -155,7 +87,7 @@ final class TestHome {
 
 /// SHA-256 of a file, by the coreutils tool (independent of the code under test).
 func sha256(of file: URL) throws -> String {
-    let output = try Run.program("/usr/bin/sha256sum", [file.path])
+    let output = try Command.run("/usr/bin/sha256sum", [file.path])
     return String(output.standardOutput.prefix(64))
 }
 
@@ -184,7 +116,7 @@ struct TestCertificates {
              certificate.path, "-days", "2", "-extfile", extensions.path],
         ]
         for step in steps {
-            let output = try Run.program("/usr/bin/openssl", step)
+            let output = try Command.run("/usr/bin/openssl", step)
             guard output.status == 0 else { throw PeerError("openssl \(step[0]) failed: \(output.standardError)") }
         }
     }

@@ -1,31 +1,64 @@
+// The SMTP server the Mail tests and the window tests send to, and Python's email parser reading
+// what it received.
 import Foundation
 import Testing
 
 /// A real SMTP server (aiosmtpd, Debian's python3-aiosmtpd) on a free loopback port, started by
 /// the test and stopped by its PID. Every message it accepts is saved as `N.eml` with its
-/// envelope in `N.json`.
-final class SMTPPeer {
+/// envelope in `N.json`. Used by the Mail tests and the window tests.
+public final class SMTPPeer: Sendable {
     /// What the server demands.
-    struct Options {
+    public struct Options: Sendable {
         /// Offer STARTTLS with this certificate and key, and refuse mail before it.
-        var tls: (certificate: URL, key: URL)?
+        public var tls: (certificate: URL, key: URL)?
         /// Require AUTH with this user and password (after STARTTLS when `tls` is set).
-        var login: (user: String, password: String)?
+        public var login: (user: String, password: String)?
         /// Accept DATA but never answer it (to kill a sender mid-send).
-        var hangInData = false
+        public var hangInData: Bool
         /// Answer DATA with 354, then stop reading: the sender is stuck mid-upload.
-        var stallInData = false
+        public var stallInData: Bool
+
+        /// Options for a server; by default plain SMTP without login that answers everything.
+        public init(
+            tls: (certificate: URL, key: URL)? = nil, login: (user: String, password: String)? = nil,
+            hangInData: Bool = false, stallInData: Bool = false
+        ) {
+            self.tls = tls
+            self.login = login
+            self.hangInData = hangInData
+            self.stallInData = stallInData
+        }
+    }
+
+    /// The sender and recipients a message was delivered with (MAIL FROM and RCPT TO).
+    public struct Envelope: Decodable, Sendable {
+        public var from: String
+        public var recipients: [String]
+
+        private enum CodingKeys: String, CodingKey {
+            case from
+            case recipients = "to"
+        }
     }
 
     /// The interpreter that has aiosmtpd (Debian's package installs it for /usr/bin/python3).
-    static let python = "/usr/bin/python3"
+    public static let python = "/usr/bin/python3"
 
-    let port: Int
-    let folder: URL
+    /// The port it listens on, on 127.0.0.1 (of `namespace` when it was started in one).
+    public let port: Int
+    /// Its own folder, inside the folder it was started in: the received messages and its log.
+    public let folder: URL
     private let process: Process
     private let input: Pipe
 
-    init(options: Options = Options(), in parent: URL) throws {
+    /// Starts a server in a new folder inside `parent` and returns once it listens.
+    /// - Parameters:
+    ///   - options: what the server demands.
+    ///   - parent: an existing folder of the test's own.
+    ///   - namespace: a network namespace (``NetworkPair/ours``) to listen in, on its loopback;
+    ///     nil for the test machine's own.
+    /// - Throws: ``PeerError`` with its log when it does not start.
+    public init(options: Options = Options(), in parent: URL, namespace: String? = nil) throws {
         folder = parent.appendingPathComponent("smtp-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("peer.py")
@@ -36,8 +69,14 @@ final class SMTPPeer {
         if options.hangInData { arguments += ["--hang"] }
         if options.stallInData { arguments += ["--stall"] }
         process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = arguments
+        if let namespace {
+            // ip netns exec replaces itself with python: the PID stays the server's.
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+            process.arguments = ["netns", "exec", namespace, Self.python] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Self.python)
+            process.arguments = arguments
+        }
         input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -64,7 +103,7 @@ final class SMTPPeer {
     }
 
     /// Stops the server: closing stdin ends it; SIGKILL by PID after a grace period.
-    func stop() {
+    public func stop() {
         try? input.fileHandleForWriting.close()
         let deadline = Date().addingTimeInterval(5)
         while process.isRunning, Date() < deadline { usleep(20_000) }
@@ -74,24 +113,23 @@ final class SMTPPeer {
 
     deinit { if process.isRunning { stop() } }
 
-    /// The messages received so far, in order.
-    var received: [URL] {
+    /// The messages received so far, in order: each one's `.eml` file, the bytes after DATA.
+    public var received: [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".eml") }.sorted { Int($0.dropLast(4))! < Int($1.dropLast(4))! }
             .map { folder.appendingPathComponent($0) }
     }
 
-    /// The envelope of a received message: MAIL FROM and RCPT TO.
-    func envelope(of message: URL) throws -> (from: String, recipients: [String]) {
+    /// The envelope of a received message (one of ``received``).
+    public func envelope(of message: URL) throws -> Envelope {
         let data = try Data(contentsOf: message.deletingPathExtension().appendingPathExtension("json"))
-        let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-        return (object["from"] as! String, object["to"] as! [String])
+        return try JSONDecoder().decode(Envelope.self, from: data)
     }
 
-    /// True once the server has started receiving a DATA section (hang mode).
-    var dataStarted: Bool { FileManager.default.fileExists(atPath: folder.appendingPathComponent("data-started").path) }
+    /// True once the server has started receiving a DATA section (hang and stall modes).
+    public var dataStarted: Bool { FileManager.default.fileExists(atPath: folder.appendingPathComponent("data-started").path) }
 
-    static let script = #"""
+    private static let script = #"""
     import asyncio, json, os, signal, ssl, sys
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
@@ -165,34 +203,35 @@ final class SMTPPeer {
     """#
 }
 
-struct PeerError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Python's `email` package, an independent parser, reading a received message.
-enum PythonEmail {
+/// Python's `email` package, an independent parser, reading a received message (an ``SMTPPeer``'s
+/// `.eml` or a file in the outbox). Used by the Mail tests and the window tests.
+public enum PythonEmail {
     /// What Python's parser makes of a message.
-    struct Parsed: Decodable {
-        struct Part: Decodable {
-            var contentType: String
-            var filename: String?
-            var disposition: String?
-            var sha256: String
-            var size: Int
-            var text: String?
+    public struct Parsed: Decodable, Sendable {
+        /// A leaf part: its type, name, disposition and decoded content.
+        public struct Part: Decodable, Sendable {
+            public var contentType: String
+            public var filename: String?
+            public var disposition: String?
+            /// SHA-256 of the decoded payload, in hex.
+            public var sha256: String
+            public var size: Int
+            /// The decoded text of a `text/*` part.
+            public var text: String?
         }
-        var headers: [String: [String]]
-        var subject: String
-        var from: [String]
-        var to: [String]
-        var cc: [String]
-        var defects: [String]
-        var contentType: String
-        var parts: [Part]
+        /// Every header by its lower-cased name, in order.
+        public var headers: [String: [String]]
+        public var subject: String
+        public var from: [String]
+        public var to: [String]
+        public var cc: [String]
+        /// The names of the defects the parser found; empty for a well-formed message.
+        public var defects: [String]
+        public var contentType: String
+        public var parts: [Part]
     }
 
-    static let script = #"""
+    private static let script = #"""
     import hashlib, json, sys
     from email import policy
     from email.parser import BytesParser
@@ -222,11 +261,13 @@ enum PythonEmail {
                       'contentType': message.get_content_type(), 'parts': parts}))
     """#
 
-    static func parse(_ message: URL) throws -> Parsed {
+    /// Parses `message` with Python's `email` package.
+    /// - Throws: ``PeerError`` when Python cannot read it.
+    public static func parse(_ message: URL) throws -> Parsed {
         let script = message.deletingLastPathComponent().appendingPathComponent("parse-\(UUID().uuidString.prefix(6)).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let output = try Run.program(SMTPPeer.python, [script.path, message.path])
+        let output = try Command.run(SMTPPeer.python, [script.path, message.path])
         guard output.status == 0 else { throw PeerError("python email parse failed: \(output.standardError)") }
         return try JSONDecoder().decode(Parsed.self, from: Data(output.standardOutput.utf8))
     }
