@@ -52,6 +52,7 @@ public struct TemporaryHome {
 public enum Share {
     /// The `share` executable was not found next to the test bundle.
     public struct MissingBinary: Error, CustomStringConvertible {
+        public init() {}
         public var description: String { "the share executable was not found next to the test bundle" }
     }
 
@@ -79,9 +80,17 @@ public enum Share {
         return folders.map { $0.appendingPathComponent("share") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    /// Starts `share` in `home` with output into files; the caller waits with `finish`.
-    public static func start(_ arguments: [String], home: TemporaryHome, extra: [String: String] = [:]) throws -> Started {
-        guard let binary = url else { throw MissingBinary() }
+    /// A program built next to `share` (`sheet-window-app`, say).
+    public static func sibling(_ name: String) throws -> URL {
+        guard let url else { throw MissingBinary() }
+        return url.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// Starts `share` (or `program`) in `home` with output into files; the caller waits with `finish`.
+    public static func start(
+        _ arguments: [String], home: TemporaryHome, extra: [String: String] = [:], program: URL? = nil
+    ) throws -> Started {
+        guard let binary = program ?? url else { throw MissingBinary() }
         let id = UUID().uuidString
         let output = home.root.appendingPathComponent(".out-\(id)")
         let error = home.root.appendingPathComponent(".err-\(id)")

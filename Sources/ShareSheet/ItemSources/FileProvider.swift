@@ -66,8 +66,17 @@ enum AtomicFileWrite {
         try fileManager.createDirectory(at: staging, withIntermediateDirectories: false)
         defer { try? fileManager.removeItem(at: staging) }
         let partial = staging.appendingPathComponent(destination.lastPathComponent)
-        try await body(partial, progress)
-        try Task.checkCancellation()
+        do {
+            try await body(partial, progress)
+            try Task.checkCancellation()
+        } catch {
+            // A cancelled or failed write leaves nothing: the staging folder goes with the
+            // defer above, and the provider's own folder too when nothing else is in it (rmdir
+            // removes only an empty folder). The process may end before the provider's deinit.
+            try? fileManager.removeItem(at: staging)
+            rmdir(folder.path)
+            throw error
+        }
         guard fileManager.fileExists(atPath: partial.path) else {
             throw ShareError(.ioError, "\(destination.lastPathComponent): the provider wrote no file")
         }

@@ -1,0 +1,84 @@
+// The sheet as a window, driven the way assistive technology drives it: a private Xvfb, session
+// bus and accessibility bus, and the AT-SPI driver finding controls by their accessible names.
+import Foundation
+import LocalTestSupport
+import Testing
+
+@Suite("The share window", .serialized)
+struct SheetWindowTests {
+    @Test("share notes.txt photo.png opens a window with Mail, Print, Copy and Save to Photos; Copy puts both on the X11 clipboard")
+    func copyFromTheWindow() async throws {
+        try await WindowDesk.with { desk in
+            let (notes, photo) = try desk.notesAndPhoto()
+            let window = try desk.startShare([notes.path, photo.path])
+            for title in ["Mail", "Print", "Copy", "Save to Photos"] {
+                try await window.driver.wait(name: title, role: "push button")
+            }
+            try await desk.saveScreenshot("share-window.png", of: window)
+            try await window.driver.click(name: "Copy", role: "push button")
+            let run = try await window.finish()
+            #expect(run.status == 0, "share: \(run.standardError)")
+            let targets = try output(
+                of: "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", "TARGETS"], environment: desk.environment)
+            #expect(targets.contains("image/png"), "TARGETS: \(targets)")
+            #expect(targets.contains("text/plain") || targets.contains("UTF8_STRING"), "TARGETS: \(targets)")
+        }
+    }
+
+    @Test("the activities that are not offered, and why, are readable through AT-SPI under Not available")
+    func unavailableReasonsAreReadable() async throws {
+        try await WindowDesk.with { desk in
+            let (notes, _) = try desk.notesAndPhoto()
+            let listing = try await Share.run(["--list", "--json", notes.path], home: desk.home, extra: desk.session.environment)
+            let list = try JSONSerialization.jsonObject(with: listing.output) as? [String: Any]
+            let unavailable = try #require(list?["unavailable"] as? [[String: Any]])
+            #expect(!unavailable.isEmpty)
+
+            let window = try desk.startShare([notes.path])
+            try await window.driver.click(name: "Not available")
+            for entry in unavailable {
+                let title = try #require(entry["title"] as? String)
+                let reason = try #require(entry["reason"] as? String)
+                try await window.driver.wait(name: "\(title): \(reason)", role: "label")
+            }
+            try await window.driver.key("Escape")
+            let run = try await window.finish()
+            #expect(run.status == 130, "share: \(run.standardError)")
+        }
+    }
+
+    @Test("typing filters the activities by title and Enter picks the first one left; keys alone finish the share")
+    func typeToFilterAndEnter() async throws {
+        try await WindowDesk.with { desk in
+            let (notes, _) = try desk.notesAndPhoto()
+            let window = try desk.startShare([notes.path])
+            try await window.driver.wait(name: "Mail", role: "push button")
+            try await window.driver.type("cop")
+            try await window.driver.waitGone(name: "Mail", role: "push button")
+            try await window.driver.wait(name: "Copy", role: "push button")
+            try await window.driver.key("Return")
+            let run = try await window.finish()
+            #expect(run.status == 0, "share: \(run.standardError)")
+            let text = try output(of: "/usr/bin/xclip", ["-o", "-selection", "clipboard"], environment: desk.environment)
+            #expect(text.contains("notes.txt") || text.contains("Meet at six"), "clipboard: \(text)")
+        }
+    }
+
+    @Test("Tab moves from the first activity to the next and Space picks it; Escape cancels its form")
+    func tabAndSpace() async throws {
+        try await WindowDesk.with { desk in
+            let (notes, _) = try desk.notesAndPhoto()
+            let window = try desk.startShare(["--json", notes.path])
+            // For a text file the share row starts Message, Mail: the first has the focus.
+            try await window.driver.wait(name: "Mail", role: "push button")
+            try await window.driver.key("Tab", "space")
+            try await window.driver.wait(name: "Subject", role: "text")
+            try await window.driver.key("Escape")
+            let run = try await window.finish()
+            #expect(run.status == 130, "share: \(run.standardError)")
+            let result = try JSONSerialization.jsonObject(with: run.output) as? [String: Any]
+            #expect(result?["activity"] as? String == "mail", "result: \(run.standardOutput)")
+            #expect(result?["disposition"] as? String == "cancelled", "result: \(run.standardOutput)")
+        }
+    }
+}

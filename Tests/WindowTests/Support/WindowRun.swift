@@ -1,0 +1,90 @@
+import Foundation
+import LocalTestSupport
+import Testing
+
+/// A private desktop (Xvfb, a session bus, the accessibility bus) and a temporary home, for one
+/// window test; everything started is stopped by PID at the end.
+struct WindowDesk {
+    let home: TemporaryHome
+    let session: DesktopSession
+
+    /// Runs `body` with a fresh desk, then stops the desk and removes the home.
+    static func with(_ body: (WindowDesk) async throws -> Void) async throws {
+        let home = try TemporaryHome(prefix: "window")
+        defer { home.remove() }
+        let session = try DesktopSession.start(in: home.root.appendingPathComponent("desktop", isDirectory: true))
+        defer { session.stop() }
+        try await body(WindowDesk(home: home, session: session))
+    }
+
+    /// The environment of a program on this desk: the home's XDG folders and the desktop's
+    /// display and buses.
+    var environment: [String: String] {
+        home.environment.merging(session.environment) { _, desktop in desktop }
+    }
+
+    /// A text file and a small PNG in the home's own folder.
+    func notesAndPhoto() throws -> (notes: URL, photo: URL) {
+        let notes = try home.file("notes.txt", Data("Meet at six by the river.\n".utf8))
+        let photo = try home.file("photo.png", Samples.photo)
+        return (notes, photo)
+    }
+
+    /// Starts `share` with `arguments` on this desk (standard input is /dev/null, so only the
+    /// display makes it a window).
+    func startShare(_ arguments: [String], extra: [String: String] = [:]) throws -> RunningWindow {
+        let started = try Share.start(arguments, home: home, extra: session.environment.merging(extra) { _, given in given })
+        return RunningWindow(started: started, driver: AccessibilityDriver(session: session, pid: started.pid))
+    }
+
+    /// Starts our own application (sheet-window-app) with `arguments` on this desk.
+    func startApp(_ arguments: [String], extra: [String: String] = [:]) throws -> RunningWindow {
+        let started = try Share.start(
+            arguments, home: home, extra: session.environment.merging(extra) { _, given in given },
+            program: try Share.sibling("sheet-window-app"))
+        return RunningWindow(started: started, driver: AccessibilityDriver(session: session, pid: started.pid))
+    }
+
+    /// Where a test saves a screenshot for the README: `SHARESHEET_SCREENSHOTS` when set.
+    func saveScreenshot(_ name: String, of window: RunningWindow) async throws {
+        guard let folder = ProcessInfo.processInfo.environment["SHARESHEET_SCREENSHOTS"] else { return }
+        try await window.driver.screenshot(to: URL(fileURLWithPath: folder).appendingPathComponent(name))
+    }
+}
+
+/// A window program started by a test: its PID, its output files and the driver for it.
+struct RunningWindow {
+    let started: Share.Started
+    let driver: AccessibilityDriver
+
+    var pid: pid_t { started.pid }
+
+    /// Waits for the program to end (killing it after `timeout`, which fails the test).
+    func finish(timeout: Double = 60) async throws -> Share.Run {
+        try await Share.finish(started, timeout: timeout)
+    }
+}
+
+/// Sample content.
+enum Samples {
+    /// A 4×3 PNG.
+    static let photo = Data(
+        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAA3NCSVQICAjb4U/gAAAAFElEQVQImWM0TjvDAANMDEgAhQMAM5wBa9Gt9g8AAAAASUVORK5CYII="
+    )!
+}
+
+/// Runs a program to its end and returns what it wrote on standard output and standard error.
+func output(of program: String, _ arguments: [String], environment: [String: String]) throws -> String {
+    let folder = FileManager.default.temporaryDirectory
+    let file = folder.appendingPathComponent("window-tests-\(UUID().uuidString)")
+    let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+    defer {
+        close(descriptor)
+        close(null)
+        try? FileManager.default.removeItem(at: file)
+    }
+    let pid = try Spawn.start(program, arguments, environment: environment, input: null, output: descriptor, error: descriptor)
+    _ = Spawn.waitBlocking(pid)
+    return String(decoding: try Data(contentsOf: file), as: UTF8.self)
+}
