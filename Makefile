@@ -4,7 +4,7 @@ PREFIX ?= $(HOME)/.local
 # Our own symbolic icons (AirDrop, the social services), installed into the hicolor theme.
 ICONS := $(wildcard Resources/icons/hicolor/scalable/actions/*.svg)
 
-.PHONY: bootstrap build demo test bench install install-icons install-desktop-entry clean
+.PHONY: bootstrap build demo test bench bench-window install install-icons install-desktop-entry clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -20,6 +20,10 @@ test: bootstrap
 
 bench: bootstrap
 	$(SWIFT) run -c release share-bench
+
+# Window startup against a minimal C GTK 4 window (BENCHMARKS.md, "Window startup").
+bench-window: bootstrap
+	@scripts/bench-window
 
 install: bootstrap
 	$(SWIFT) build -c release
