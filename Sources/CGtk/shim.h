@@ -37,6 +37,14 @@ static inline GObject *cg_object(void *p) { return G_OBJECT(p); }
 static inline void cg_set_accessible_label(void *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
+// A toggle button that assistive technology sees as a radio button, with the "click" action
+// GTK 4.8 gives only to GtkButton and its subclasses (a GtkCheckButton has none, and keeps the
+// check-box role even in a group). The role can only be given at construction.
+static inline GtkWidget *cg_radio_button_new(const char *label) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_TOGGLE_BUTTON, "label", label,
+                                   "accessible-role", GTK_ACCESSIBLE_ROLE_RADIO, NULL));
+}
+
 // g_object_set is variadic: one string property at a time.
 static inline void cg_set_string_property(void *object, const char *name, const char *value) {
     g_object_set(G_OBJECT(object), name, value, NULL);

@@ -1,7 +1,7 @@
 import CGtk
 import ShareSheet
 
-/// A choice field as a list of radio buttons. Options that stream in (nearby devices) are added
+/// A choice field as a list of radio buttons (toggle buttons in one group, one per option). Options that stream in (nearby devices) are added
 /// as they are found, with a spinner and "Searching…" until the list is complete.
 @MainActor
 final class ChoiceList {
@@ -15,7 +15,8 @@ final class ChoiceList {
     private let list: Widget
     private let searching: Widget
     private var buttons: [String: Widget] = [:]
-    private var group: Widget?
+    /// A hidden member of the group that stands for "nothing chosen yet".
+    private let group: Widget
 
     init(options: ChoiceOptions, label: String, selected: InterfaceValue?) {
         self.options = options
@@ -27,6 +28,9 @@ final class ChoiceList {
         gtk_spinner_start(cg_spinner(spinner))
         cg_set_accessible_label(spinner, "Searching")
         Widgets.append(searching, spinner, Widgets.label("Searching…", classes: ["dim-label"]))
+        group = gtk_toggle_button_new()
+        Widgets.show(group, false)
+        Widgets.append(list, group)
         Widgets.append(widget, list, searching)
         for option in options.current { add(option) }
         Widgets.show(searching, !options.isComplete)
@@ -60,18 +64,19 @@ final class ChoiceList {
     /// Adds a radio button for `option`, or renames the one it replaces.
     private func add(_ option: ChoiceOptions.Option) {
         if let existing = buttons[option.id] {
-            gtk_check_button_set_label(cg_check(existing), option.title)
+            gtk_button_set_label(cg_button(existing), option.title)
             describe(existing, option)
             return
         }
-        let button = gtk_check_button_new_with_label(option.title)!
+        let button = cg_radio_button_new(option.title)!
         describe(button, option)
-        if let group { gtk_check_button_set_group(cg_check(button), cg_check(group)) } else { group = button }
-        if option.id == selected { gtk_check_button_set_active(cg_check(button), 1) }
+        gtk_toggle_button_set_group(cg_toggle(button), cg_toggle(group))
+        gtk_widget_add_css_class(button, "flat")
+        if option.id == selected { gtk_toggle_button_set_active(cg_toggle(button), 1) }
         buttons[option.id] = button
         Widgets.append(list, button)
         Signals.connect(button, "toggled") { [weak self] in
-            guard let self, gtk_check_button_get_active(cg_check(button)) != 0 else { return }
+            guard let self, gtk_toggle_button_get_active(cg_toggle(button)) != 0 else { return }
             self.selected = option.id
             self.onChange()
         }

@@ -23,6 +23,13 @@ struct WindowDesk {
         home.environment.merging(session.environment) { _, desktop in desktop }
     }
 
+    /// Writes the home's configuration file.
+    func configure(_ text: String) throws {
+        try FileManager.default.createDirectory(
+            at: home.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: home.configFile)
+    }
+
     /// A text file and a small PNG in the home's own folder.
     func notesAndPhoto() throws -> (notes: URL, photo: URL) {
         let notes = try home.file("notes.txt", Data("Meet at six by the river.\n".utf8))
@@ -58,6 +65,16 @@ struct RunningWindow {
     let driver: AccessibilityDriver
 
     var pid: pid_t { started.pid }
+
+    /// True when the control named `name` is shown but cannot be used now.
+    func isDisabled(_ name: String, role: String = "push button") async throws -> Bool {
+        try await driver.wait(name: name, role: role)
+        let nodes = try JSONSerialization.jsonObject(with: Data(try await driver.dump().utf8)) as? [[String: Any]] ?? []
+        let node = try #require(
+            nodes.first { $0["name"] as? String == name && $0["role"] as? String == role }, "no \(role) named \(name)")
+        let states = node["states"] as? [String] ?? []
+        return !states.contains("sensitive") && !states.contains("enabled")
+    }
 
     /// Waits for the program to end (killing it after `timeout`, which fails the test).
     func finish(timeout: Double = 60) async throws -> Share.Run {
