@@ -14,7 +14,6 @@ struct SheetWindowTests {
             for title in ["Mail", "Print", "Copy", "Save to Photos"] {
                 try await window.driver.wait(name: title, role: "push button")
             }
-            try await desk.saveScreenshot("share-window.png", of: window)
             try await window.driver.click(name: "Copy", role: "push button")
             let run = try await window.finish()
             #expect(run.status == 0, "share: \(run.standardError)")
@@ -23,6 +22,38 @@ struct SheetWindowTests {
             #expect(targets.contains("image/png"), "TARGETS: \(targets)")
             #expect(targets.contains("text/plain") || targets.contains("UTF8_STRING"), "TARGETS: \(targets)")
         }
+    }
+
+    @Test("the header names a single photo and says its type and size, from the file alone")
+    func headerOfOnePhoto() async throws {
+        try await WindowDesk.with { desk in
+            let (_, photo) = try desk.notesAndPhoto()
+            let window = try desk.startShare([photo.path])
+            try await window.driver.wait(name: "photo.png", role: "label")
+            let size = ByteCountFormatter.string(fromByteCount: Int64(Samples.photo.count), countStyle: .decimal)
+            let summary = try await window.driver.read(name: "PNG image, " + Self.glibSize(Samples.photo.count), role: "label")
+            #expect(summary.hasPrefix("PNG image"), "summary: \(summary) (Foundation says \(size))")
+            try await window.driver.wait(name: "Save to Photos", role: "push button")
+            // The thumbnail, scaled off the main thread, replaces the type's icon.
+            try await window.driver.wait(name: "Thumbnail of photo.png", role: "image")
+            try await desk.saveScreenshot("share-window.png", of: window)
+            try await window.driver.key("Escape")
+            let run = try await window.finish()
+            #expect(run.status == 130, "share: \(run.standardError)")
+        }
+    }
+
+    /// A size as GLib's g_format_size writes it: decimal units, one decimal from 1 kB.
+    static func glibSize(_ bytes: Int) -> String {
+        if bytes < 1000 { return "\(bytes) bytes" }
+        let units = ["kB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return String(format: "%.1f %@", value, units[unit])
     }
 
     @Test("the activities that are not offered, and why, are readable through AT-SPI under Not available")

@@ -12,6 +12,8 @@ final class SheetPage {
     let subtitle: String?
 
     private let filter: Widget
+    /// Kept: it puts the thumbnail in when gdk-pixbuf has scaled it.
+    private let header: HeaderView
     private var buttons: [(activity: Activity, title: String, button: Widget)] = []
     private var rows: [(scroller: Widget, heading: Widget, titles: [String])] = []
     private let noMatch: Widget
@@ -19,7 +21,7 @@ final class SheetPage {
 
     init(sheet: ActivitySheet, names: ActivityNames, pick: @escaping (Activity) -> Void) {
         self.pick = pick
-        let header = HeaderView(previews: sheet.previews)
+        header = HeaderView(previews: sheet.previews)
         subtitle = header.summary
         let page = Widgets.vertical(spacing: 12)
         Widgets.margins(page, 12)
