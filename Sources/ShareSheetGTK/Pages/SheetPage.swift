@@ -102,16 +102,22 @@ final class SheetPage {
         Widgets.themedIcon(name, size: 32)
     }
 
+    /// "Not available" with each activity's reason under it. The reasons are laid out only when
+    /// the expander is first opened: wrapped labels cost time to measure, and the window should
+    /// be up as soon as its rows are.
     private static func unavailableList(_ unavailable: [(activity: Activity, reason: String)], names: ActivityNames) -> Widget {
-        let list = Widgets.vertical(spacing: 6)
-        gtk_widget_set_margin_top(list, 6)
-        for (activity, reason) in unavailable {
-            let title = names.entry(for: activity).title
-            Widgets.append(list, Widgets.label("\(title): \(reason)", classes: ["dim-label"], wraps: true))
-        }
+        let lines = unavailable.map { "\(names.entry(for: $0.activity).title): \($0.reason)" }
         let expander = gtk_expander_new("Not available")!
-        gtk_expander_set_child(cg_expander(expander), list)
         cg_set_accessible_label(expander, "Not available")
+        var filled = false
+        Signals.connectNotify(expander, property: "expanded") {
+            guard !filled, gtk_expander_get_expanded(cg_expander(expander)) != 0 else { return }
+            filled = true
+            let list = Widgets.vertical(spacing: 6)
+            gtk_widget_set_margin_top(list, 6)
+            for line in lines { Widgets.append(list, Widgets.label(line, classes: ["dim-label"], wraps: true)) }
+            gtk_expander_set_child(cg_expander(expander), list)
+        }
         return expander
     }
 }
