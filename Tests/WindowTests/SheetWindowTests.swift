@@ -56,6 +56,45 @@ struct SheetWindowTests {
         return String(format: "%.1f %@", value, units[unit])
     }
 
+    @Test("the window's close button dismisses the sheet: exit 130 and one result, said once")
+    func closeButtonDismisses() async throws {
+        try await WindowDesk.with { desk in
+            let (notes, _) = try desk.notesAndPhoto()
+            let window = try desk.startShare(["--json", notes.path])
+            try await window.driver.wait(name: "Copy", role: "push button")
+            // The frame's first action is the window manager's close, as the close button does.
+            try await window.driver.click(name: "Share", role: "frame")
+            let run = try await window.finish()
+            #expect(run.status == 130, "share: \(run.standardError)")
+            let lines = run.standardOutput.split(separator: "\n")
+            #expect(lines.count == 1, "output: \(run.standardOutput)")
+            let result = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
+            #expect(result?["disposition"] as? String == "cancelled")
+        }
+    }
+
+    @Test("a failure stays on screen with its message until Close, and the command ends with its status")
+    func failureStaysOnScreen() async throws {
+        try await WindowDesk.with { desk in
+            let (_, photo) = try desk.notesAndPhoto()
+            // Pictures is a file, so Save to Photos cannot make its folder there.
+            try FileManager.default.createDirectory(at: desk.home.home, withIntermediateDirectories: true)
+            try Data("not a folder".utf8).write(to: desk.home.pictures)
+            let window = try desk.startShare([photo.path])
+            try await window.driver.click(name: "Save to Photos", role: "push button")
+            try await window.driver.wait(name: "Close", role: "push button")
+            let nodes = try await window.driver.dump()
+            #expect(nodes.contains("Pictures"), "the failure page does not name the folder: \(nodes)")
+            // Still there a moment later: it waits to be read.
+            try await Task.sleep(for: .milliseconds(500))
+            try await window.driver.wait(name: "Close", role: "push button")
+            try await window.driver.click(name: "Close", role: "push button")
+            let run = try await window.finish()
+            #expect(run.status == 74 || run.status == 73, "share: \(run.standardError)")
+            #expect(run.standardError.contains("Pictures"), "share: \(run.standardError)")
+        }
+    }
+
     @Test("the activities that are not offered, and why, are readable through AT-SPI under Not available")
     func unavailableReasonsAreReadable() async throws {
         try await WindowDesk.with { desk in
