@@ -57,9 +57,7 @@ public final class WindowPresenter: Presenter {
         if DisplayConnection.isOpen { return }
         guard gtk_init_check() != 0 else {
             let name = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
-            throw ShareError(
-                .unavailable, "cannot open a window on display '\(name)'",
-                hint: "use --terminal for the sheet in this terminal")
+            throw ShareError(.unavailable, "cannot open a window on display '\(name)'", hint: "--terminal")
         }
         adw_init()
         DisplayConnection.isOpen = true

@@ -61,16 +61,31 @@ final class TmuxSheetTests {
         return false
     }
 
-    @Test func presetsShowFilledAndAreNotAskedAgain() async throws {
+    /// Runs `share ARGUMENTS` (shell words) in the tmux session, in the test's folder and home,
+    /// then prints EXIT=status.
+    private func startShare(_ arguments: String, extra: [String: String] = [:]) throws {
         let binary = try #require(ShareBinary.url)
-        var environment = ShareBinary.environment(in: folder)
+        var environment = ShareBinary.environment(in: folder).merging(extra) { _, given in given }
         environment["TERM"] = "xterm"
         let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }
         let command =
             "cd \(ShareBinary.shellQuoted(folder.path)) && env -i \(assignments.joined(separator: " ")) "
-            + "\(ShareBinary.shellQuoted(binary.path)) --to ana@example.com --subject 'Q3 numbers' --set subjct=x notes.txt; "
-            + "echo \"EXIT=$?\"; sleep 60"
+            + "\(ShareBinary.shellQuoted(binary.path)) \(arguments); echo \"EXIT=$?\"; sleep 60"
         try Self.tmux(["-L", socket, "new-session", "-d", "-s", "sheet", "-x", "120", "-y", "50", "sh", "-c", command])
+    }
+
+    @Test func aDisplayThatCannotBeReachedFallsBackToTheTerminalSheet() async throws {
+        try startShare("notes.txt", extra: ["DISPLAY": ":9999"])
+        guard try await waitFor("cannot open a window on display ':9999'; showing the sheet in this terminal") else { return }
+        guard try await waitFor("Mail") else { return }
+        try type("q")
+        guard try await waitFor("EXIT=") else { return }
+        let shown = try screen()
+        #expect(shown.contains("EXIT=130"), "\(shown)")
+    }
+
+    @Test func presetsShowFilledAndAreNotAskedAgain() async throws {
+        try startShare("--to ana@example.com --subject 'Q3 numbers' --set subjct=x notes.txt")
 
         guard try await waitFor("Mail") else { return }
         try type("mail")

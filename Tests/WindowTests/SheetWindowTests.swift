@@ -56,6 +56,22 @@ struct SheetWindowTests {
         return String(format: "%.1f %@", value, units[unit])
     }
 
+    @Test("the arrow keys move between the activities too")
+    func arrowKeys() async throws {
+        try await WindowDesk.with { desk in
+            let (notes, _) = try desk.notesAndPhoto()
+            let window = try desk.startShare(["--json", notes.path])
+            try await window.driver.wait(name: "Mail", role: "push button")
+            // Message has the focus; Right moves to Mail, whose form has a Subject (Message's has not).
+            try await window.driver.key("Right", "Return")
+            try await window.driver.wait(name: "Subject", role: "text")
+            try await window.driver.key("Escape")
+            let run = try await window.finish()
+            let result = try JSONSerialization.jsonObject(with: run.output) as? [String: Any]
+            #expect(result?["activity"] as? String == "mail", "result: \(run.standardOutput)")
+        }
+    }
+
     @Test("the window's close button dismisses the sheet: exit 130 and one result, said once")
     func closeButtonDismisses() async throws {
         try await WindowDesk.with { desk in

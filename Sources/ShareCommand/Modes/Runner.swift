@@ -41,12 +41,7 @@ struct Runner {
         if invocation.mode == .sheet, invocation.sheetStyle == .window, !context.canOpenWindows {
             throw ShareError(.unavailable, "--gui needs the share program's main loop; this caller can only show the terminal sheet")
         }
-        if invocation.mode == .sheet, !usesWindow, !context.standardInputIsTerminal {
-            throw ShareError(
-                .usage,
-                "standard input is not a terminal, so there is no sheet to answer: "
-                    + "use --activity NAME to share without one, or --list to see the names")
-        }
+        if invocation.mode == .sheet, !usesWindow, !context.standardInputIsTerminal { throw Self.noTerminal }
         var chosen: ActivityType?
         switch invocation.mode {
         case .explain(let name), .activity(let name): chosen = try host.names.type(named: name)
@@ -194,6 +189,12 @@ struct Runner {
 
     // MARK: The sheet
 
+    /// Why there is no terminal sheet without a terminal on standard input.
+    private static let noTerminal = ShareError(
+        .usage,
+        "standard input is not a terminal, so there is no sheet to answer: "
+            + "use --activity NAME to share without one, or --list to see the names")
+
     /// True when the sheet is a window: `--gui`, or a display without `--terminal`.
     private var usesWindow: Bool {
         guard context.canOpenWindows else { return false }
@@ -211,7 +212,21 @@ struct Runner {
                 reasons.count == 1 ? ": " + reasons.first! : "; \(listCommand()) shows why"
             throw ShareError(.unavailable, "no activity is available for these items" + why)
         }
-        if usesWindow { return try await showWindow(controller) }
+        if usesWindow {
+            do {
+                try WindowPresenter.connectToDisplay()
+                return try await showWindow(controller)
+            } catch let failure as ShareError where failure.kind == .unavailable && invocation.sheetStyle != .automatic {
+                throw ShareError(failure.kind, failure.message + " (--terminal shows the sheet in this terminal)")
+            } catch let failure as ShareError where failure.kind == .unavailable && invocation.sheetStyle == .automatic
+                && context.standardInputIsTerminal
+            {
+                // A display that cannot be reached (a stale DISPLAY over ssh, say): the terminal
+                // sheet is still there.
+                context.warn("\(failure.message); showing the sheet in this terminal")
+            }
+        }
+        if !context.standardInputIsTerminal { throw Self.noTerminal }
         // The sheet keeps standard output for results when they are JSON or go to a pipe.
         let onStandardOutput = context.standardOutputIsTerminal && !invocation.json
         let presenter = TerminalPresenter(
