@@ -15,13 +15,14 @@ let package = Package(
         .library(name: "Sharing", targets: ["Sharing"]),
         .library(name: "ShareSheetGTK", targets: ["ShareSheetGTK"]),
         .library(name: "MainLoop", targets: ["MainLoop"]),
+        .library(name: "ShareService", targets: ["ShareService"]),
         .executable(name: "share", targets: ["share"]),
         .executable(name: "share-bench", targets: ["share-bench"]),
     ],
     targets: [
         // C libraries, wrapped once each.
         .systemLibrary(
-            name: "CGIO", path: "Sources/CGIO", pkgConfig: "gio-2.0",
+            name: "CGIO", path: "Sources/CGIO", pkgConfig: "gio-unix-2.0",
             providers: [.apt(["libglib2.0-dev"])]),
 
         .systemLibrary(
@@ -86,6 +87,9 @@ let package = Package(
         // The sheet as a desktop window: GTK 4 and libadwaita through their C API.
         .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "Sharing", "CGtk"]),
 
+        // The share service on the session bus (SPEC §8): GDBus, requests, descriptors.
+        .target(name: "ShareService", dependencies: ["ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop"]),
+
         // The interactive terminal sheet.
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),
 
@@ -98,7 +102,7 @@ let package = Package(
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby"]),
         // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
         .target(
             name: "Mail",
@@ -170,6 +174,10 @@ let package = Package(
         .testTarget(
             name: "WindowTests",
             dependencies: ["LocalTestSupport", "share", "sheet-window-app", "sharesheet-clipboard-owner"]),
+        // The share service on a private session bus, called by Python clients with descriptors.
+        .testTarget(
+            name: "ServiceTests",
+            dependencies: ["LocalTestSupport", "ShareService", "share", "sheet-window-app", "sharesheet-clipboard-owner"]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins"]),

@@ -4,5 +4,6 @@
 // GIO, as one umbrella header for the CGIO system-library module.
 #include <gio/gio.h>
 #include <glib-unix.h>
+#include <gio/gunixfdlist.h>
 
 #endif

@@ -32,9 +32,12 @@ struct Runner {
         case .version:
             context.standardOutput.write("share \(Help.version)\n")
             return .success
+        case .service:
+            return try await serve()
         default:
             break
         }
+        if invocation.viaService { return try await shareThroughService() }
         if invocation.items.isEmpty {
             throw ShareError(.usage, "nothing to share: give a file, a URL, - or --text")
         }
@@ -66,6 +69,18 @@ struct Runner {
         default:
             return try await showSheet(controller)
         }
+    }
+
+    // MARK: The share service
+
+    /// `share --service`: the service on the session bus, until it has been idle a while.
+    private func serve() async throws -> Termination {
+        throw ShareError(.unavailable, "the share service is not built yet")
+    }
+
+    /// `share --via-service ITEM…`: the same share, carried out by the share service.
+    private func shareThroughService() async throws -> Termination {
+        throw ShareError(.unavailable, "--via-service is not built yet")
     }
 
     // MARK: --list

@@ -18,6 +18,8 @@ struct Invocation: Equatable {
         case help
         /// Prints the version.
         case version
+        /// `--service`: serves the sheet on the session bus (SPEC §8) until idle.
+        case service
     }
 
     /// Where the sheet is shown.
@@ -32,6 +34,9 @@ struct Invocation: Equatable {
 
     var mode: Mode = .sheet
     var sheetStyle: SheetStyle = .automatic
+    /// `--via-service`: the sheet or the activity runs in the share service, and this command
+    /// is its client (a sandboxed terminal shares through the host).
+    var viaService = false
     var json = false
     /// The ITEM operands and `--text` values, in command-line order.
     var items: [ShareItemInput] = []
@@ -57,7 +62,9 @@ struct Invocation: Equatable {
 
     /// The options that take a value, and those that do not, for parsing and suggestions.
     static let valueOptions = ["--text", "--activity", "--explain", "--subject", "--to", "--set", "--exclude", "--app"]
-    static let flagOptions = ["--list", "--json", "--gui", "--terminal", "--help", "--version"]
+    static let flagOptions = [
+        "--list", "--json", "--gui", "--terminal", "--service", "--via-service", "--help", "--version",
+    ]
 
     /// The subcommands of SPEC §4 that manage local stores; none has a backend in this build.
 
@@ -108,6 +115,8 @@ struct Invocation: Equatable {
                 switch name {
                 case "--list": try setMode(.list, option: name)
                 case "--json": invocation.json = true
+                case "--service": try setMode(.service, option: name)
+                case "--via-service": invocation.viaService = true
                 case "--gui", "--terminal":
                     let style: SheetStyle = name == "--gui" ? .window : .terminal
                     if invocation.sheetStyle != .automatic, invocation.sheetStyle != style {
