@@ -98,7 +98,7 @@ public struct ItemResolver: Sendable {
     }
 
     /// A sender's file name without folders or control characters.
-    static func safeFilename(_ name: String) -> String {
+    public static func safeFilename(_ name: String) -> String {
         let last = name.split(separator: "/").last.map(String.init) ?? ""
         let cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
         return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "item" : cleaned
