@@ -4,7 +4,8 @@ PREFIX ?= $(HOME)/.local
 # Our own symbolic icons (AirDrop, the social services), installed into the hicolor theme.
 ICONS := $(wildcard Resources/icons/hicolor/scalable/actions/*.svg)
 
-.PHONY: bootstrap build demo test bench bench-window install install-icons install-desktop-entry clean
+.PHONY: bootstrap build demo test bench bench-window install install-icons install-desktop-entry \
+	install-dbus-service install-file-manager-actions clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -36,6 +37,8 @@ install: bootstrap
 	install -m 755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/sharesheet-clipboard-owner" $(PREFIX)/bin/sharesheet-clipboard-owner
 	@$(MAKE) --no-print-directory install-icons PREFIX="$(PREFIX)"
 	@$(MAKE) --no-print-directory install-desktop-entry PREFIX="$(PREFIX)"
+	@$(MAKE) --no-print-directory install-dbus-service PREFIX="$(PREFIX)"
+	@$(MAKE) --no-print-directory install-file-manager-actions PREFIX="$(PREFIX)"
 
 # The window's icons; GTK finds them in $(PREFIX)/share/icons. A missing or failing
 # gtk-update-icon-cache only costs the cache: GTK reads the folder without one.
@@ -55,6 +58,36 @@ install-desktop-entry:
 	chmod 644 "$(PREFIX)/share/applications/.share.desktop.tmp"
 	mv "$(PREFIX)/share/applications/.share.desktop.tmp" "$(PREFIX)/share/applications/share.desktop"
 	-command -v update-desktop-database >/dev/null && update-desktop-database "$(PREFIX)/share/applications"
+
+# The share service's D-Bus activation file: the session bus starts the installed
+# `share --service` on the first call to org.sharesheet.ShareSheet (it reads
+# $(PREFIX)/share/dbus-1/services when that is ~/.local/share or in XDG_DATA_DIRS).
+DBUS_SERVICES = $(PREFIX)/share/dbus-1/services
+install-dbus-service:
+	install -d "$(DBUS_SERVICES)"
+	sed -e 's|^Exec=share |Exec="$(PREFIX)/bin/share" |' Resources/dbus/org.sharesheet.ShareSheet.service \
+		> "$(DBUS_SERVICES)/.org.sharesheet.ShareSheet.service.tmp"
+	chmod 644 "$(DBUS_SERVICES)/.org.sharesheet.ShareSheet.service.tmp"
+	mv "$(DBUS_SERVICES)/.org.sharesheet.ShareSheet.service.tmp" "$(DBUS_SERVICES)/org.sharesheet.ShareSheet.service"
+
+# "Share…" in the file managers' context menus, each running `share --via-service --gui FILES`:
+# a Nautilus script, a Nemo action, a Dolphin service menu (executable, as KF6 requires) and a
+# Thunar custom action, added to the one file Thunar reads (THUNAR_UCA) beside the user's own.
+FILE_MANAGERS = Resources/file-managers
+THUNAR_UCA ?= $${XDG_CONFIG_HOME:-$(HOME)/.config}/Thunar/uca.xml
+INSTALLED_SHARE = -e 's|share --via-service|"$(PREFIX)/bin/share" --via-service|'
+install-file-manager-actions:
+	install -d "$(PREFIX)/share/nautilus/scripts" "$(PREFIX)/share/nemo/actions" "$(PREFIX)/share/kio/servicemenus"
+	sed $(INSTALLED_SHARE) $(FILE_MANAGERS)/nautilus-share.sh > "$(PREFIX)/share/nautilus/scripts/.Share….tmp"
+	chmod 755 "$(PREFIX)/share/nautilus/scripts/.Share….tmp"
+	mv "$(PREFIX)/share/nautilus/scripts/.Share….tmp" "$(PREFIX)/share/nautilus/scripts/Share…"
+	sed $(INSTALLED_SHARE) $(FILE_MANAGERS)/sharesheet.nemo_action > "$(PREFIX)/share/nemo/actions/.sharesheet.nemo_action.tmp"
+	chmod 644 "$(PREFIX)/share/nemo/actions/.sharesheet.nemo_action.tmp"
+	mv "$(PREFIX)/share/nemo/actions/.sharesheet.nemo_action.tmp" "$(PREFIX)/share/nemo/actions/sharesheet.nemo_action"
+	sed $(INSTALLED_SHARE) $(FILE_MANAGERS)/sharesheet-dolphin.desktop > "$(PREFIX)/share/kio/servicemenus/.sharesheet.desktop.tmp"
+	chmod 755 "$(PREFIX)/share/kio/servicemenus/.sharesheet.desktop.tmp"
+	mv "$(PREFIX)/share/kio/servicemenus/.sharesheet.desktop.tmp" "$(PREFIX)/share/kio/servicemenus/sharesheet.desktop"
+	sed $(INSTALLED_SHARE) $(FILE_MANAGERS)/thunar-action.xml | sh $(FILE_MANAGERS)/thunar-add-action "$(THUNAR_UCA)"
 
 clean:
 	rm -rf .build .build-tsan
