@@ -75,12 +75,19 @@ struct Runner {
 
     /// `share --service`: the service on the session bus, until it has been idle a while.
     private func serve() async throws -> Termination {
-        throw ShareError(.unavailable, "the share service is not built yet")
+        guard context.canOpenWindows else {
+            throw ShareError(.unavailable, "--service needs the share program's main loop")
+        }
+        return await serveOnTheBus()
     }
 
     /// `share --via-service ITEM…`: the same share, carried out by the share service.
     private func shareThroughService() async throws -> Termination {
-        throw ShareError(.unavailable, "--via-service is not built yet")
+        let request = try ServiceShareRequest(invocation: invocation, currentDirectory: context.currentDirectory)
+        let result = try await ServiceClient.share(
+            request, environment: context.environment, insideMainLoop: context.canOpenWindows,
+            catchesInterrupts: context.catchesInterrupts)
+        return report(result)
     }
 
     // MARK: --list

@@ -15,6 +15,14 @@ public struct ActivityName: Sendable, Equatable, Codable {
     public var category: String
 }
 
+/// An activity that names its own icon from the desktop's icon theme (an application's own, or
+/// a D-Bus caller's custom action); every front end draws it with that icon.
+@MainActor
+public protocol ActivityIconNaming {
+    /// A freedesktop icon name.
+    var iconName: String { get }
+}
+
 /// Turns the names people type (`mail`, `Reading-List`, `com.apple.UIKit.activity.Mail`) into
 /// activity types and back, with "did you mean" when a name is unknown.
 @MainActor
@@ -52,7 +60,8 @@ public struct ActivityNames {
         let name = (activity as? BuiltInActivity)?.descriptor.name ?? type.map(name(of:)) ?? "activity"
         return ActivityName(
             name: name, activityType: type?.rawValue ?? "", title: activity.activityTitle ?? name,
-            iconName: type.flatMap { Self.iconNames[$0] } ?? Self.fallbackIconName,
+            iconName: (activity as? ActivityIconNaming)?.iconName ?? type.flatMap { Self.iconNames[$0] }
+                ?? Self.fallbackIconName,
             category: activity.category == .share ? "share" : "action")
     }
 

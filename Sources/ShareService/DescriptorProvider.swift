@@ -1,0 +1,29 @@
+import Foundation
+import ShareSheet
+import Sharing
+import UniformTypes
+
+/// A file a caller sent as a descriptor: offered at once under its name and type, read only
+/// after the pick, streamed into a file of its own off the main actor. Cancelling the share
+/// (Close, the caller leaving) stops the copy and leaves nothing behind.
+final class DescriptorProvider: FileProvider, @unchecked Sendable {
+    /// Makes the provider; the descriptor stays open until the request closes it.
+    /// - Parameters:
+    ///   - name: the caller's name for the file; without one, "item N" with the type's extension.
+    ///   - mimeType: the caller's type for it; else the name's extension says.
+    init(descriptor: Int32, name: String?, mimeType: String?, number: Int) {
+        let type = Self.type(name: name, mimeType: mimeType)
+        let filename = name.map(ItemResolver.safeFilename) ?? "item-\(number)"
+        super.init(filename: filename, type: type) { destination, progress in
+            try await DescriptorCopy.copy(descriptor, to: destination, progress: progress)
+        }
+    }
+
+    private static func type(name: String?, mimeType: String?) -> UTType? {
+        if let mimeType, let type = UTType(mimeType: mimeType) { return type }
+        if let name, !(name as NSString).pathExtension.isEmpty {
+            return UTType(filenameExtension: (name as NSString).pathExtension)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,73 @@
+import CGIO
+
+/// GVariant values made and read without GLib's variadic calls, which Swift cannot use.
+///
+/// Every maker returns a floating reference, which the container or the D-Bus call it is handed
+/// to takes over.
+enum Variant {
+    /// A GVariantType from a type string that lives as long as the program (a literal).
+    static func type(_ text: StaticString) -> OpaquePointer { OpaquePointer(text.utf8Start) }
+
+    static func string(_ value: String) -> OpaquePointer { g_variant_new_string(value) }
+    static func bool(_ value: Bool) -> OpaquePointer { g_variant_new_boolean(value ? 1 : 0) }
+    static func uint32(_ value: UInt32) -> OpaquePointer { g_variant_new_uint32(value) }
+    static func objectPath(_ value: String) -> OpaquePointer { g_variant_new_object_path(value) }
+
+    static func strings(_ values: [String]) -> OpaquePointer {
+        var builder = GVariantBuilder()
+        g_variant_builder_init(&builder, type("as"))
+        for value in values { g_variant_builder_add_value(&builder, string(value)) }
+        return g_variant_builder_end(&builder)
+    }
+
+    /// An `a{sv}` dictionary, entries in the order given.
+    static func dictionary(_ entries: [(String, OpaquePointer)]) -> OpaquePointer {
+        var builder = GVariantBuilder()
+        g_variant_builder_init(&builder, type("a{sv}"))
+        for (key, value) in entries {
+            g_variant_builder_add_value(&builder, g_variant_new_dict_entry(string(key), g_variant_new_variant(value)))
+        }
+        return g_variant_builder_end(&builder)
+    }
+
+    /// An array of `a{sv}` dictionaries.
+    static func dictionaries(_ values: [OpaquePointer]) -> OpaquePointer {
+        var builder = GVariantBuilder()
+        g_variant_builder_init(&builder, type("aa{sv}"))
+        for value in values { g_variant_builder_add_value(&builder, value) }
+        return g_variant_builder_end(&builder)
+    }
+
+    /// A tuple of `values`, the shape of a method's reply or a signal's arguments.
+    static func tuple(_ values: [OpaquePointer?]) -> OpaquePointer {
+        var children = values
+        return children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+    }
+
+    // MARK: Reading
+
+    /// The children of a container, each with a reference the caller's closure may use.
+    static func children(of container: OpaquePointer) -> [OpaquePointer] {
+        (0..<g_variant_n_children(container)).compactMap { g_variant_get_child_value(container, $0) }
+    }
+
+    /// Releases references taken with `children(of:)` or `lookup`.
+    static func release(_ values: [OpaquePointer]) {
+        for value in values { g_variant_unref(value) }
+    }
+
+    /// The text of a string variant.
+    static func text(of value: OpaquePointer) -> String {
+        String(cString: g_variant_get_string(value, nil))
+    }
+
+    /// The type string of a value ("s", "h", "a{ss}").
+    static func typeString(of value: OpaquePointer) -> String {
+        String(cString: g_variant_get_type_string(value))
+    }
+
+    /// The value of `key` in an `a{sv}` dictionary, whatever its type; nil when absent.
+    static func lookup(_ dictionary: OpaquePointer, _ key: String) -> OpaquePointer? {
+        g_variant_lookup_value(dictionary, key, nil)
+    }
+}

@@ -1,0 +1,180 @@
+import CGIO
+import Foundation
+import ShareSheet
+import ShareSheetGTK
+import Sharing
+
+/// One `Share` call in progress: its request object on the bus, its controller and presenter,
+/// the descriptors it received. It ends exactly once — with the share's result, a Close from
+/// its caller, or the caller leaving the bus — and then emits `Response` to its caller alone,
+/// unexports its object and closes its descriptors.
+@MainActor
+final class ServiceRequest {
+    let path: String
+    let sender: String
+    private let connection: OpaquePointer
+    private let host: ShareHost
+    private let call: ServiceCall
+    private let onEnd: (ServiceRequest) -> Void
+    private var registration: guint = 0
+    private var senderWatch: guint = 0
+    private var controller: ActivityViewController?
+    private var windowPresenter: WindowPresenter?
+    private var ended = false
+
+    init(
+        path: String, sender: String, connection: OpaquePointer, host: ShareHost, call: ServiceCall,
+        onEnd: @escaping (ServiceRequest) -> Void
+    ) {
+        self.path = path
+        self.sender = sender
+        self.connection = connection
+        self.host = host
+        self.call = call
+        self.onEnd = onEnd
+    }
+
+    /// Exports the request object and watches the caller; false when the path is taken.
+    func export(interface: UnsafeMutablePointer<GDBusInterfaceInfo>) -> Bool {
+        var vtable = GDBusInterfaceVTable(
+            method_call: requestMethodCall, get_property: nil, set_property: nil,
+            padding: (nil, nil, nil, nil, nil, nil, nil, nil))
+        let box = Unmanaged.passRetained(RequestBox(self)).toOpaque()
+        registration = g_dbus_connection_register_object(
+            connection, path, interface, &vtable, box, releaseRequestBox, nil)
+        guard registration != 0 else {
+            Unmanaged<RequestBox>.fromOpaque(box).release()
+            return false
+        }
+        let watchBox = Unmanaged.passRetained(RequestBox(self)).toOpaque()
+        senderWatch = g_bus_watch_name_on_connection(
+            connection, sender, G_BUS_NAME_WATCHER_FLAGS_NONE, nil, senderVanished, watchBox, releaseRequestBox)
+        return true
+    }
+
+    /// Starts the share; call after the `Share` reply is sent.
+    func start() {
+        do {
+            let controller = try host.controller(
+                for: call.items, presets: call.presets, excluding: call.exclusions,
+                applicationActivities: call.customActions)
+            self.controller = controller
+            if let name = call.activity {
+                let type = try activityType(named: name)
+                if let why = host.unavailableReason(type, on: controller.sheet) {
+                    return finish(failure: ShareError(.unavailable, "\(name) is not available: \(why)"))
+                }
+                if !call.interactive {
+                    controller.present(with: ScriptedPresenter(pick: type))
+                    return wait(for: controller, presenter: nil)
+                }
+            } else if !call.interactive {
+                return finish(failure: ShareError(.usage, "interactive=false needs an activity: there is no one to ask"))
+            }
+            try WindowPresenter.connectToDisplay()
+            let presenter = WindowPresenter(names: host.names)
+            windowPresenter = presenter
+            controller.present(with: presenter)
+            if let name = call.activity, let type = try? activityType(named: name), !controller.select(type) {
+                controller.dismiss()
+            }
+            wait(for: controller, presenter: presenter)
+        } catch {
+            finish(failure: error)
+        }
+    }
+
+    /// The caller's `Close`: dismiss the sheet and cancel the work.
+    func close() {
+        guard !ended else { return }
+        if let controller, controller.phase != .idle { controller.dismiss() } else { finish(failure: ShareError(.cancelled, "closed")) }
+    }
+
+    /// The caller left the bus: nobody is waiting for a result; cancel everything.
+    func callerVanished() {
+        guard !ended else { return }
+        controller?.dismiss()
+        if controller == nil { finish(failure: ShareError(.cancelled, "the caller left")) }
+    }
+
+    private func activityType(named name: String) throws -> ActivityType {
+        if let custom = call.customActions.first(where: { "app." + $0.id == name }), let type = custom.activityType {
+            return type
+        }
+        return try host.names.type(named: name)
+    }
+
+    private func wait(for controller: ActivityViewController, presenter: WindowPresenter?) {
+        Task { [weak self] in
+            let outcome = await controller.waitForCompletion()
+            await presenter?.waitUntilClosed()
+            await controller.waitForProvidersToStop()
+            guard let self else { return }
+            let activity = outcome.activityType.flatMap { self.host.activity($0, on: controller.sheet) }
+            self.finish(
+                self.host.result(of: outcome, activity: activity, interfaceCancelled: presenter?.interfaceWasCancelled ?? false))
+        }
+    }
+
+    private func finish(failure: any Error) {
+        finish(ShareResult(failure: failure))
+    }
+
+    /// Says the result to the caller, once, then lets go of everything.
+    private func finish(_ result: ShareResult) {
+        guard !ended else { return }
+        ended = true
+        let (response, results) = ResultVariant.make(result)
+        var error: UnsafeMutablePointer<GError>?
+        g_dbus_connection_emit_signal(
+            connection, sender, path, "org.sharesheet.Request1", "Response",
+            Variant.tuple([Variant.uint32(response), results]), &error)
+        if let error { g_error_free(error) }
+        if registration != 0 { g_dbus_connection_unregister_object(connection, registration) }
+        if senderWatch != 0 { g_bus_unwatch_name(senderWatch) }
+        registration = 0
+        senderWatch = 0
+        for descriptor in call.descriptors { Glibc.close(descriptor) }
+        controller = nil
+        windowPresenter = nil
+        onEnd(self)
+    }
+}
+
+/// Carries a request through GLib's user data.
+final class RequestBox: @unchecked Sendable {
+    weak var request: ServiceRequest?
+    init(_ request: ServiceRequest) { self.request = request }
+}
+
+let releaseRequestBox: GDestroyNotify = { data in Unmanaged<RequestBox>.fromOpaque(data!).release() }
+
+/// `Close` on a request object: only the caller that made the request may close it.
+let requestMethodCall: GDBusInterfaceMethodCallFunc = { _, sender, _, _, method, _, invocation, data in
+    nonisolated(unsafe) let invocation = invocation
+    let box = Unmanaged<RequestBox>.fromOpaque(data!).takeUnretainedValue()
+    let caller = sender.map { String(cString: $0) } ?? ""
+    let name = method.map { String(cString: $0) } ?? ""
+    MainActor.assumeIsolated {
+        guard let request = box.request else {
+            return g_dbus_method_invocation_return_dbus_error(
+                invocation, "org.freedesktop.DBus.Error.UnknownObject", "this request has ended")
+        }
+        guard caller == request.sender else {
+            return g_dbus_method_invocation_return_dbus_error(
+                invocation, "org.freedesktop.DBus.Error.AccessDenied", "only the caller that made this request may close it")
+        }
+        guard name == "Close" else {
+            return g_dbus_method_invocation_return_dbus_error(
+                invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(name)")
+        }
+        g_dbus_method_invocation_return_value(invocation, nil)
+        request.close()
+    }
+}
+
+/// The caller's unique name left the bus.
+let senderVanished: GBusNameVanishedCallback = { _, _, data in
+    let box = Unmanaged<RequestBox>.fromOpaque(data!).takeUnretainedValue()
+    MainActor.assumeIsolated { box.request?.callerVanished() }
+}
