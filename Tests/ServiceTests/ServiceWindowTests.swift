@@ -1,0 +1,68 @@
+// An interactive Share: the service opens the window of the window issue, driven through AT-SPI
+// as in Tests/WindowTests, and the request ends with what the person picked.
+import Foundation
+import LocalTestSupport
+import Testing
+
+@Suite("The service's window", .serialized)
+struct ServiceWindowTests {
+    /// A desktop (display, accessibility bus) and a private bus that activates the service,
+    /// which gets the desktop's display and accessibility bus.
+    private func withDesktopAndBus(_ body: (DesktopSession, ServiceBus) async throws -> Void) async throws {
+        let home = try TemporaryHome(prefix: "service-window")
+        defer { home.remove() }
+        let desktop = try DesktopSession.start(in: home.root.appendingPathComponent("desktop", isDirectory: true))
+        defer { desktop.stop() }
+        var environment = desktop.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        // The service's session bus is the test's own; GTK finds the accessibility bus here.
+        environment["AT_SPI_BUS_ADDRESS"] = desktop.accessibilityBusAddress
+        let bus = try ServiceBus.start(home: home, environment: environment)
+        defer { bus.stop() }
+        try await body(desktop, bus)
+    }
+
+    @Test("an interactive Share opens the window; clicking Copy ends the request with response 0")
+    func copyInTheServiceWindow() async throws {
+        try await withDesktopAndBus { desktop, bus in
+            let client = ServiceClient(bus: bus)
+            let started = try client.start(["share", "--text", "from the window", "--token", "window1"])
+            var servicePID: pid_t?
+            for _ in 0..<200 where servicePID == nil {
+                servicePID = try await bus.ownerPID()
+                if servicePID == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            let pid = try #require(servicePID, "the service never took its name: \(bus.logTail())")
+            let driver = AccessibilityDriver(session: desktop, pid: pid)
+            try await driver.click(name: "Copy", role: "push button")
+            let output = try await client.finish(started)
+            let result = try #require(output.objects.last, "client: \(output)")
+            #expect(result["response"] as? Int == 0, "client: \(output); service: \(bus.logTail())")
+            let results = result["results"] as? [String: Any]
+            #expect(results?["activity"] as? String == "copy")
+            #expect(results?["disposition"] as? String == "copied")
+            // The service is still there and answers after its window is gone.
+            let listed = try await client.listActivities(["--text", "again"])
+            #expect(!listed.isEmpty)
+        }
+    }
+
+    @Test("Escape in the service's window dismisses: response 1")
+    func escapeInTheServiceWindow() async throws {
+        try await withDesktopAndBus { desktop, bus in
+            let client = ServiceClient(bus: bus)
+            let started = try client.start(["share", "--text", "never mind", "--token", "window2"])
+            var servicePID: pid_t?
+            for _ in 0..<200 where servicePID == nil {
+                servicePID = try await bus.ownerPID()
+                if servicePID == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            let pid = try #require(servicePID, "the service never took its name: \(bus.logTail())")
+            let driver = AccessibilityDriver(session: desktop, pid: pid)
+            try await driver.wait(name: "Copy", role: "push button")
+            try await driver.key("Escape")
+            let output = try await client.finish(started)
+            #expect(output.objects.last?["response"] as? Int == 1, "client: \(output); service: \(bus.logTail())")
+        }
+    }
+}
