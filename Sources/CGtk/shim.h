@@ -5,6 +5,8 @@
 // casts and variadic calls Swift cannot spell.
 #include <gtk/gtk.h>
 #include <adwaita.h>
+#include <gdk/x11/gdkx.h>
+#include <gdk/wayland/gdkwayland.h>
 
 // GObject casts: Swift sees most widget types as opaque pointers.
 static inline GtkWidget *cg_widget(void *p) { return GTK_WIDGET(p); }
@@ -51,6 +53,21 @@ static inline void cg_set_string_property(void *object, const char *name, const 
 }
 static inline void cg_set_accessible_description(void *widget, const char *text) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
+// Makes a realized window transient for another application's window: an X11 window id, or a
+// Wayland xdg-foreign handle. False when the display is not of that kind.
+static inline gboolean cg_set_transient_for_x11(void *window, unsigned long parent) {
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface == NULL || !GDK_IS_X11_SURFACE(surface)) return FALSE;
+    Display *xdisplay = gdk_x11_display_get_xdisplay(gdk_surface_get_display(surface));
+    XSetTransientForHint(xdisplay, gdk_x11_surface_get_xid(surface), parent);
+    return TRUE;
+}
+static inline gboolean cg_set_transient_for_wayland(void *window, const char *handle) {
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface == NULL || !GDK_IS_WAYLAND_TOPLEVEL(surface)) return FALSE;
+    return gdk_wayland_toplevel_set_transient_for_exported(GDK_TOPLEVEL(surface), (char *)handle);
 }
 
 #endif

@@ -23,6 +23,8 @@ struct ServiceCall {
     var token: String?
     /// `custom-actions`: the caller's own activities.
     var customActions: [CustomAction] = []
+    /// `parent_window`: "", `x11:XID` or `wayland:HANDLE`.
+    var parentWindow = ""
 
     /// Why a call cannot be carried out, in one line naming the item or option.
     struct Problem: Error {

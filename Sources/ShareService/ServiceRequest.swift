@@ -73,6 +73,7 @@ final class ServiceRequest {
             }
             try WindowPresenter.connectToDisplay()
             let presenter = WindowPresenter(names: host.names)
+            presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
             windowPresenter = presenter
             controller.present(with: presenter)
             if let name = call.activity, let type = try? activityType(named: name), !controller.select(type) {

@@ -105,7 +105,12 @@ public final class ShareServer {
                 returnError(invocation, message(of: error))
             }
         case "Share":
-            share(sender: sender, items: items, options: options, fileDescriptors: fileDescriptors, invocation: invocation)
+            let parent = g_variant_get_child_value(parameters, 0)!
+            let parentWindow = Variant.text(of: parent)
+            g_variant_unref(parent)
+            share(
+                sender: sender, parentWindow: parentWindow, items: items, options: options, fileDescriptors: fileDescriptors,
+                invocation: invocation)
         default:
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
         }
@@ -131,13 +136,14 @@ public final class ShareServer {
     }
 
     private func share(
-        sender: String, items: OpaquePointer, options: OpaquePointer, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?,
+        sender: String, parentWindow: String, items: OpaquePointer, options: OpaquePointer, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?,
         invocation: OpaquePointer
     ) {
         guard let connection else { return }
-        let call: ServiceCall
+        var call: ServiceCall
         do {
             call = try ServiceCall(items: items, options: options, fileDescriptors: fileDescriptors)
+            call.parentWindow = parentWindow
         } catch {
             // The caller still gets a request, at the path its token asked for, and its
             // Response says what was wrong.

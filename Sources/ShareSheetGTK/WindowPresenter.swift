@@ -22,6 +22,9 @@ public final class WindowPresenter: Presenter {
 
     private let names: ActivityNames?
     private let windowTitle: String
+    /// Another application's window this one belongs to: `x11:XID` or `wayland:HANDLE`
+    /// (xdg-foreign), as portals take it; the window is kept above it.
+    public var parentWindow: String?
     private var window: Window?
     private var page: Page = .none
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -93,6 +96,8 @@ public final class WindowPresenter: Presenter {
         sheetPage.captureTyping(in: window.widget)
         page = .sheet
         sheetPage.focusFirstActivity()
+        Renderer.realize(window.widget)
+        if let parentWindow { window.makeTransient(for: parentWindow) }
         gtk_window_present(cg_window(window.widget))
     }
 

@@ -68,6 +68,22 @@ final class Window {
         adw_window_title_set_subtitle(OpaquePointer(heading), subtitle ?? "")
     }
 
+    /// Keeps the window above another application's: `x11:XID` (hexadecimal with 0x, or
+    /// decimal) or `wayland:HANDLE`. A parent of another kind than the display is ignored.
+    @discardableResult
+    func makeTransient(for parent: String) -> Bool {
+        if parent.hasPrefix("x11:") {
+            let id = parent.dropFirst(4)
+            let number = id.hasPrefix("0x") ? UInt(id.dropFirst(2), radix: 16) : UInt(id)
+            guard let number else { return false }
+            return cg_set_transient_for_x11(widget, number) != 0
+        }
+        if parent.hasPrefix("wayland:") {
+            return cg_set_transient_for_wayland(widget, String(parent.dropFirst(8))) != 0
+        }
+        return false
+    }
+
     /// A short message over the page.
     func toast(_ message: String) {
         adw_toast_overlay_add_toast(cg_toast_overlay(overlay), adw_toast_new(message))
