@@ -65,4 +65,34 @@ struct ServiceWindowTests {
             #expect(output.objects.last?["response"] as? Int == 1, "client: \(output); service: \(bus.logTail())")
         }
     }
+
+    @Test("the caller's custom action appears in the sheet beside ours; picking it ends the request with activity app.ID")
+    func customActionInTheWindow() async throws {
+        try await withDesktopAndBus { desktop, bus in
+            let client = ServiceClient(bus: bus)
+            let listed = try await client.listActivities([
+                "--uri", "https://swift.org", "--option-variant", "custom-actions=[('copy-link', 'Copy Link', 'edit-copy')]",
+            ])
+            let custom = listed.first { $0["activity"] as? String == "app.copy-link" }
+            #expect(custom?["title"] as? String == "Copy Link", "listed: \(listed)")
+            #expect(custom?["icon-name"] as? String == "edit-copy")
+            #expect(custom?["available"] as? Bool == true)
+
+            let started = try client.start([
+                "share", "--uri", "https://swift.org", "--custom-action", "copy-link:Copy Link:edit-copy", "--token", "window3",
+            ])
+            var servicePID: pid_t?
+            for _ in 0..<200 where servicePID == nil {
+                servicePID = try await bus.ownerPID()
+                if servicePID == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            let pid = try #require(servicePID, "the service never took its name: \(bus.logTail())")
+            let driver = AccessibilityDriver(session: desktop, pid: pid)
+            try await driver.click(name: "Copy Link", role: "push button")
+            let output = try await client.finish(started)
+            let result = try #require(output.objects.last, "client: \(output)")
+            #expect(result["response"] as? Int == 0, "client: \(output); service: \(bus.logTail())")
+            #expect((result["results"] as? [String: Any])?["activity"] as? String == "app.copy-link", "client: \(output)")
+        }
+    }
 }
