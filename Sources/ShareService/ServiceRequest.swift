@@ -75,10 +75,8 @@ final class ServiceRequest {
             let presenter = WindowPresenter(names: host.names)
             presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
             windowPresenter = presenter
+            if let name = call.activity { presenter.preselected = try activityType(named: name) }
             controller.present(with: presenter)
-            if let name = call.activity, let type = try? activityType(named: name), !controller.select(type) {
-                controller.dismiss()
-            }
             wait(for: controller, presenter: presenter)
         } catch {
             finish(failure: error)

@@ -22,6 +22,9 @@ public final class WindowPresenter: Presenter {
 
     private let names: ActivityNames?
     private let windowTitle: String
+    /// An activity to pick as soon as the sheet is up (a caller that skips the sheet but lets
+    /// the person fill the activity's form); the sheet shows while it is not offered.
+    public var preselected: ActivityType?
     /// Another application's window this one belongs to: `x11:XID` or `wayland:HANDLE`
     /// (xdg-foreign), as portals take it; the window is kept above it.
     public var parentWindow: String?
@@ -99,6 +102,10 @@ public final class WindowPresenter: Presenter {
         Renderer.realize(window.widget)
         if let parentWindow { window.makeTransient(for: parentWindow) }
         gtk_window_present(cg_window(window.widget))
+        if let preselected, let activity = sheet.activities.first(where: { $0.activityType == preselected }) {
+            self.preselected = nil
+            pick(activity, controller: controller)
+        }
     }
 
     /// Why the window could not be opened, when it could not.

@@ -95,4 +95,28 @@ struct ServiceWindowTests {
             #expect((result["results"] as? [String: Any])?["activity"] as? String == "app.copy-link", "client: \(output)")
         }
     }
+
+    @Test("an interactive Share with an activity skips the sheet: Mail's form opens with the fields given, Escape answers 1")
+    func interactiveActivityOpensItsForm() async throws {
+        try await withDesktopAndBus { desktop, bus in
+            let client = ServiceClient(bus: bus)
+            let started = try client.start([
+                "share", "--text", "minutes", "--activity", "mail", "--field", "to=bo@example.com", "--token", "window4",
+            ])
+            var servicePID: pid_t?
+            for _ in 0..<200 where servicePID == nil {
+                servicePID = try await bus.ownerPID()
+                if servicePID == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            let pid = try #require(servicePID, "the service never took its name: \(bus.logTail())")
+            let driver = AccessibilityDriver(session: desktop, pid: pid)
+            try await driver.wait(name: "Subject", role: "text")
+            #expect(try await driver.read(name: "To", role: "text") == "bo@example.com")
+            try await driver.key("Escape")
+            let output = try await client.finish(started)
+            let result = try #require(output.objects.last, "client: \(output)")
+            #expect(result["response"] as? Int == 1, "client: \(output); service: \(bus.logTail())")
+            #expect((result["results"] as? [String: Any])?["activity"] as? String == "mail", "client: \(output)")
+        }
+    }
 }
