@@ -83,7 +83,9 @@ struct Runner {
 
     /// `share --via-service ITEM…`: the same share, carried out by the share service.
     private func shareThroughService() async throws -> Termination {
-        let request = try ServiceShareRequest(invocation: invocation, currentDirectory: context.currentDirectory)
+        let request = try ServiceShareRequest(
+            invocation: invocation, currentDirectory: context.currentDirectory,
+            readStandardInput: context.readStandardInput, temporaryFolder: context.environment["TMPDIR"] ?? "/tmp")
         let result = try await ServiceClient.share(
             request, environment: context.environment, insideMainLoop: context.canOpenWindows,
             catchesInterrupts: context.catchesInterrupts)

@@ -27,7 +27,13 @@ final class ServiceShareRequest {
     /// Opens every file operand read-only and puts the rest of the command line in the
     /// interface's terms; errors are the local command's (a missing file is "photo.jpg: no such
     /// file", 66).
-    init(invocation: Invocation, currentDirectory: String) throws {
+    /// - Parameters:
+    ///   - readStandardInput: reads all of standard input, for `-`.
+    ///   - temporaryFolder: where standard input's bytes wait, unlinked, for the service to read.
+    init(
+        invocation: Invocation, currentDirectory: String, readStandardInput: @escaping @Sendable () throws -> Data,
+        temporaryFolder: String
+    ) throws {
         switch invocation.mode {
         case .list, .explain:
             throw ShareError(.usage, "--via-service works with --activity or the sheet, not with --list or --explain")
@@ -40,7 +46,7 @@ final class ServiceShareRequest {
         if invocation.items.filter({ $0 == .standardInput }).count > 1 {
             throw ShareError(.usage, "- (standard input) can be given only once")
         }
-        let resolver = ItemResolver(currentDirectory: currentDirectory)
+        let resolver = ItemResolver(currentDirectory: currentDirectory, readStandardInput: readStandardInput)
         var items: [[(String, BusValue)]] = []
         var descriptors: [Int32] = []
         var owned: [Int32] = []
@@ -57,9 +63,25 @@ final class ServiceShareRequest {
                 case .text(let text):
                     items.append([("text", .string(text))])
                 case .standardInput:
-                    // The service reads the pipe or file itself; no name, so it sniffs the bytes
-                    // as `share -` does.
-                    items.append(descriptorItem(STDIN_FILENO, name: nil, mimeType: nil))
+                    // Read and sniffed here as `share -` does: text goes as text, an image or
+                    // other bytes as a file of their own.
+                    let resolved = try resolver.resolve(.standardInput)
+                    let bytes: (data: Data, name: String, type: UTType)
+                    switch resolved.value {
+                    case let text as String:
+                        items.append([("text", .string(text))])
+                        continue
+                    case let image as Image:
+                        let data = image.encodedData ?? Data()
+                        bytes = (data, "stdin." + (image.type.preferredFilenameExtension ?? "img"), image.type)
+                    case let item as DataItem:
+                        bytes = (item.data, item.filename, item.type)
+                    default:
+                        throw ShareError(.badData, "-: standard input is neither text nor a file")
+                    }
+                    let descriptor = try Self.anonymousFile(holding: bytes.data, in: temporaryFolder)
+                    owned.append(descriptor)
+                    items.append(descriptorItem(descriptor, name: bytes.name, mimeType: bytes.type.preferredMIMEType))
                 case .fileDescriptor(let descriptor, let name, let mimeType):
                     items.append(descriptorItem(descriptor, name: name, mimeType: mimeType))
                 case .bytes(_, let name, _):
@@ -108,6 +130,31 @@ final class ServiceShareRequest {
 
     deinit {
         for descriptor in owned { close(descriptor) }
+    }
+
+    /// A file with `data`, read from its start, that has no name left in `folder`.
+    private static func anonymousFile(holding data: Data, in folder: String) throws -> Int32 {
+        var template = Array("\(folder)/share-stdin-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if descriptor < 0 {
+            throw ShareError(.ioError, "-: cannot keep standard input in \(folder): " + ItemResolver.describe(errno: errno))
+        }
+        let path = String(cString: template.map { UInt8(bitPattern: $0) })
+        unlink(path)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        var written = 0
+        while written < data.count {
+            let count = data.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 {
+                let code = errno
+                close(descriptor)
+                throw ShareError(.ioError, "-: cannot keep standard input in \(folder): " + ItemResolver.describe(errno: code))
+            }
+            written += count
+        }
+        lseek(descriptor, 0, SEEK_SET)
+        return descriptor
     }
 }
 
