@@ -19,6 +19,7 @@ enum ResultVariant {
         if let error = result.error {
             entries.append(("error-code", Variant.string(error.code.rawValue)))
             entries.append(("error-message", Variant.string(error.message)))
+            if let hint = error.hint { entries.append(("error-hint", Variant.string(hint))) }
         }
         return (response(of: result), Variant.dictionary(entries))
     }

@@ -266,7 +266,7 @@ enum ResultValue: Sendable, Equatable {
 extension ShareResult {
     /// The result a Response carries: `response` 0 done, 1 dismissed, 2 failed, and the results'
     /// keys (activity, activity-type, completed, disposition, location, returned-items,
-    /// fallback-message, fallback-hint, error-code, error-message), each present when it has a
+    /// fallback-message, fallback-hint, error-code, error-message, error-hint), each present when it has a
     /// value.
     init(response: UInt32, results: [String: ResultValue]) {
         var completed = response == 0
@@ -284,7 +284,9 @@ extension ShareResult {
         let message = results["error-message"]?.string
         if code != nil || message != nil || response != 0 {
             let kind = code.flatMap(ShareError.Kind.init(rawValue:)) ?? (response == 1 ? .cancelled : .ioError)
-            failure = Failure(code: kind, message: message ?? (kind == .cancelled ? "dismissed" : "the share service gave no reason"))
+            failure = Failure(
+                code: kind, message: message ?? (kind == .cancelled ? "dismissed" : "the share service gave no reason"),
+                hint: results["error-hint"]?.string)
         }
         self.init(
             activityType: results["activity-type"]?.string, activity: results["activity"]?.string, completed: completed,
