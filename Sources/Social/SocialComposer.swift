@@ -89,10 +89,11 @@ public struct SocialComposer: Sendable {
 
     // MARK: Routing
 
-    /// How a post with (or without) attachments and a link would go.
+    /// How a post with (or without) attachments and a link would go. Asks only whether there is
+    /// an account (``AccountStore/account(for:)``): no token is read, no keyring unlocked.
     public func route(hasAttachments: Bool, hasLink: Bool) -> Route {
         do {
-            if let token = try accounts.token(for: service) { return .api(token.location) }
+            if let location = try accounts.account(for: service) { return .api(location) }
         } catch {
             return .unavailable("\(error)")
         }
@@ -134,10 +135,9 @@ public struct SocialComposer: Sendable {
             throw ShareError(.unavailable, "\(service): \(reason)")
         case .webPage:
             return [try openSharePage(for: post)]
-        case .api:
-            guard let token = try accounts.token(for: service) else {
-                throw ShareError(.unavailable, "\(service): no account: run share accounts add \(service)")
-            }
+        case .api(let location):
+            // The one place the token is read: after the pick, to send.
+            let token = try accounts.tokenForPosting(to: service, keptIn: location)
             let session = ServiceSession(
                 service: service, maxRateLimitWait: configuration.integer("rate-limit-wait", in: "social") ?? 120,
                 sleeper: sleeper)

@@ -63,6 +63,43 @@ struct AccountTests {
         #expect(try store.token(for: .twitter)?.location == .environment)
     }
 
+    @Test("whether there is an account: the environment, then the Secret Service's list, then the tokens file")
+    func presence() throws {
+        let sandbox = try Sandbox()
+        try sandbox.accounts.save("from-file", for: .mastodon)
+        try sandbox.accounts.save("from-file", for: .weibo)
+        #expect(try sandbox.accounts.account(for: .mastodon) == .file)
+        #expect(try sandbox.accounts.account(for: .twitter) == nil)
+        // A session bus to use, and the list share accounts keeps of the Secret Service's items.
+        var env = sandbox.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(sandbox.home.path)/no-bus"
+        env["SHARESHEET_TOKEN_TWITTER"] = "from-env"
+        try AccountIndex(directories: sandbox.directories).write([.mastodon, .flickr])
+        let store = AccountStore(directories: sandbox.directories, environment: env)
+        #expect(try store.account(for: .mastodon) == .secretService)
+        #expect(try store.account(for: .flickr) == .secretService)
+        #expect(try store.account(for: .weibo) == .file)
+        #expect(try store.account(for: .twitter) == .environment)
+        #expect(try store.account(for: .vimeo) == nil)
+        #expect(store.hasToken(for: .flickr) && !store.hasToken(for: .vimeo))
+        // SHARESHEET_SECRET_STORE=file: the list is not used.
+        env["SHARESHEET_SECRET_STORE"] = "file"
+        #expect(try AccountStore(directories: sandbox.directories, environment: env).account(for: .flickr) == nil)
+    }
+
+    @Test("a token that left the tokens file after the sheet was built: one line naming the service and the fix")
+    func tokenGoneFromFile() throws {
+        let sandbox = try Sandbox()
+        let store = sandbox.accounts
+        try store.save("t", for: .vimeo)
+        let location = try #require(try store.account(for: .vimeo))
+        #expect(try store.tokenForPosting(to: .vimeo, keptIn: location).secret == "t")
+        try store.remove(.vimeo)
+        let error = try #require(throws: ShareError.self) { try store.tokenForPosting(to: .vimeo, keptIn: location) }
+        #expect(error.kind == .unavailable)
+        #expect(error.message == "vimeo: the Vimeo account is no longer in \(store.tokensFile.path): run share accounts add vimeo")
+    }
+
     @Test("an empty or multi-line token is refused")
     func badToken() throws {
         let sandbox = try Sandbox()

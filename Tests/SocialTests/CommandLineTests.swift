@@ -92,6 +92,103 @@ struct CommandLineTests {
         #expect(after.output.hasPrefix("no accounts"))
     }
 
+    /// The names `share --list` offers (share row and action row).
+    private func offered(_ listing: String) -> [String] {
+        var names: [String] = []
+        var inRows = false
+        for line in listing.split(separator: "\n") {
+            if !line.hasPrefix(" ") {
+                inRows = line == "Share row:" || line == "Action row:"
+            } else if inRows, let name = line.split(separator: " ").first {
+                names.append(String(name))
+            }
+        }
+        return names
+    }
+
+    @Test("the sheet knows which services have an account in the Secret Service without asking it; without the list, one search and no secret")
+    func presenceWithoutSecrets() throws {
+        let sandbox = try Sandbox()
+        let keyring = try KeyringSession(home: sandbox.home)
+        defer { keyring.stop() }
+        let bus = ["DBUS_SESSION_BUS_ADDRESS": keyring.address]
+        for (service, token) in [("mastodon", "tok-mastodon-1"), ("flickr", "key:secret:tok-flickr-2:token-secret")] {
+            let added = try share(["accounts", "add", service, "--token", token], sandbox: sandbox, extra: bus)
+            #expect(added.status == 0, "\(added)")
+        }
+        let list = sandbox.home.appendingPathComponent(".cache/sharesheet/secret-service-accounts")
+        let listed = try String(contentsOf: list, encoding: .utf8)
+        #expect(listed.split(separator: "\n").filter { !$0.hasPrefix("#") } == ["flickr", "mastodon"])
+        #expect(!listed.contains("tok-"))
+        let mode = (try FileManager.default.attributesOfItem(atPath: list.path)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600)
+        _ = try sandbox.file("photo.png", tinyPNG)
+
+        let monitor = try keyring.monitor()
+        let photo = try share(["--list", "photo.png"], sandbox: sandbox, extra: bus)
+        let text = try share(["--list", "--text", "hi"], sandbox: sandbox, extra: bus)
+        let link = try share(["--list", "https://swift.org"], sandbox: sandbox, extra: bus)
+        #expect(monitor.stop() == [])
+        for run in [photo, text, link] { #expect(run.status == 0, "\(run)") }
+        // Flickr has no share page: it is offered only because its account is known.
+        #expect(offered(photo.output).contains("flickr"))
+        #expect(offered(photo.output).contains("mastodon"))
+
+        // Without the list (a cleaned cache, or tokens kept by an older ShareSheet): one
+        // attributes-only search, no session for secrets, nothing read or unlocked; the list is
+        // written again.
+        try FileManager.default.removeItem(at: list)
+        let searching = try keyring.monitor()
+        let again = try share(["--list", "photo.png"], sandbox: sandbox, extra: bus)
+        #expect(searching.stop() == ["Service.SearchItems"])
+        #expect(again.output == photo.output)
+        #expect(try String(contentsOf: list, encoding: .utf8) == listed)
+    }
+
+    @Test("a locked keyring: the sheet offers the account without an unlock prompt; posting fails in one line saying to unlock it")
+    func lockedKeyring() async throws {
+        let sandbox = try Sandbox()
+        let keyring = try KeyringSession(home: sandbox.home)
+        defer { keyring.stop() }
+        let server = try await MastodonMock()
+        defer { server.stop() }
+        try sandbox.writeConfiguration("[mastodon]\ninstance=\(server.baseURL.absoluteString)\n")
+        let bus = ["DBUS_SESSION_BUS_ADDRESS": keyring.address]
+        #expect(try share(["accounts", "add", "mastodon", "--token", MastodonMock.token], sandbox: sandbox, extra: bus).status == 0)
+        try keyring.lock()
+        let monitor = try keyring.monitor()
+        let listed = try share(["--list", "--text", "hi"], sandbox: sandbox, extra: bus)
+        #expect(monitor.stop() == [])
+        #expect(offered(listed.output).contains("mastodon"))
+        let posted = try share(["--activity", "mastodon", "--text", "From a locked keyring"], sandbox: sandbox, extra: bus)
+        #expect(posted.status == 69, "\(posted)")
+        #expect(posted.error.split(separator: "\n").count == 1)
+        #expect(posted.error.contains("mastodon: the Mastodon token is in a locked keyring: unlock it"))
+        #expect(try await server.statuses().isEmpty)
+    }
+
+    @Test("an item removed behind share's back: posting says to add the account again, and the sheet stops offering it")
+    func removedItem() throws {
+        let sandbox = try Sandbox()
+        let keyring = try KeyringSession(home: sandbox.home)
+        defer { keyring.stop() }
+        let bus = ["DBUS_SESSION_BUS_ADDRESS": keyring.address]
+        #expect(try share(["accounts", "add", "flickr", "--token", "k:s:t:ts"], sandbox: sandbox, extra: bus).status == 0)
+        _ = try sandbox.file("photo.png", tinyPNG)
+        try keyring.deleteItem(service: "flickr")
+        // The sheet goes by the list share accounts wrote; the Secret Service is asked at the post.
+        #expect(offered(try share(["--list", "photo.png"], sandbox: sandbox, extra: bus).output).contains("flickr"))
+        let posted = try share(["--activity", "flickr", "photo.png"], sandbox: sandbox, extra: bus)
+        #expect(posted.status == 69, "\(posted)")
+        #expect(posted.error.split(separator: "\n").count == 1)
+        #expect(
+            posted.error.contains(
+                "flickr: the Flickr account is no longer in the Secret Service (it was removed): run share accounts add flickr"))
+        let after = try share(["--list", "photo.png"], sandbox: sandbox, extra: bus)
+        #expect(!offered(after.output).contains("flickr"))
+        #expect(after.output.contains("Flickr has no web share page, so it needs an account: run share accounts add flickr"))
+    }
+
     @Test("share --activity mastodon posts text and a file named 'a b;c.png', prints the status URL")
     func post() async throws {
         let server = try await MastodonMock()

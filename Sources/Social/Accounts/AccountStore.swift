@@ -20,6 +20,11 @@ public struct StoredToken: Sendable, CustomStringConvertible, CustomDebugStringC
 /// (`$XDG_CONFIG_HOME/sharesheet/tokens`, mode 0600, written atomically). A
 /// `SHARESHEET_TOKEN_<SERVICE>` environment variable wins over both.
 ///
+/// Whether a service has an account (``account(for:)``, what a sheet asks) is answered without
+/// reading a token or talking to the Secret Service: from the environment, the list of services
+/// kept there (`AccountIndex`, written by ``save(_:for:)``, ``remove(_:)`` and ``list()``) and the
+/// tokens file's names. The token is read only to post (``tokenForPosting(to:keptIn:)``).
+///
 /// Nothing here ever prints or logs a token.
 public struct AccountStore: Sendable {
     /// Where a token is kept.
@@ -41,6 +46,8 @@ public struct AccountStore: Sendable {
     private let preference: Preference
     /// The fallback file.
     public let tokensFile: URL
+    /// Which services have a token in the Secret Service.
+    private let index: AccountIndex
 
     /// The store of the user running this process.
     public init(
@@ -49,6 +56,7 @@ public struct AccountStore: Sendable {
     ) {
         self.environment = environment
         tokensFile = directories.configHome.appendingPathComponent("sharesheet/tokens")
+        index = AccountIndex(directories: directories)
         switch environment["SHARESHEET_SECRET_STORE"]?.lowercased() {
         case "file": preference = .file
         case "secret-service", "secretservice", "libsecret": preference = .secretService
@@ -73,9 +81,88 @@ public struct AccountStore: Sendable {
         "SHARESHEET_TOKEN_" + service.rawValue.uppercased()
     }
 
-    // MARK: Reading
+    // MARK: Presence
 
-    /// The token for `service`, or nil when none is kept.
+    /// Where the account for `service` is kept, or nil when there is none, without reading its
+    /// token: the environment, then the services listed as kept in the Secret Service, then the
+    /// tokens file's names. No D-Bus call, no unlock prompt; only when the list of Secret Service
+    /// accounts is missing does one attributes-only search (once per process) make it again.
+    /// - Throws: `ShareError(.ioError)` when the tokens file can be read by others or is damaged,
+    ///   or when the Secret Service that must be used (`SHARESHEET_SECRET_STORE=secret-service`)
+    ///   does not answer.
+    public func account(for service: SocialService) throws -> Location? {
+        if let value = environment[Self.environmentName(service)], !value.isEmpty { return .environment }
+        if triesSecretService, try secretServiceAccounts().contains(service) { return .secretService }
+        if try readFile()[service.rawValue] != nil { return .file }
+        return nil
+    }
+
+    /// True when an account is kept for `service` (``account(for:)``); a store that cannot be
+    /// read counts as none.
+    public func hasToken(for service: SocialService) -> Bool {
+        ((try? account(for: service)) ?? nil) != nil
+    }
+
+    /// The services with a kept token and where each is. Asks the Secret Service (one search,
+    /// no token read) and rewrites the list of its accounts from the answer.
+    public func list() throws -> [(service: SocialService, location: Location)] {
+        var inSecretService: Set<SocialService> = []
+        if triesSecretService, let found = try searchSecretService() {
+            inSecretService = found
+            index.replace(with: found)
+        }
+        let inFile = try readFile()
+        return SocialService.allCases.compactMap { service in
+            if let value = environment[Self.environmentName(service)], !value.isEmpty { return (service, .environment) }
+            if inSecretService.contains(service) { return (service, .secretService) }
+            if inFile[service.rawValue] != nil { return (service, .file) }
+            return nil
+        }
+    }
+
+    /// The services listed as kept in the Secret Service; without a list, one search makes it.
+    private func secretServiceAccounts() throws -> Set<SocialService> {
+        if let listed = index.read() { return listed }
+        let outcome = Self.searchedWithoutList.withLock { searched in
+            if let known = searched[index.file.path] { return known }
+            let outcome: Result<Set<SocialService>, ShareError>
+            do {
+                // No answer (no Secret Service on the bus) is listed as none, so that the next
+                // sheet does not ask again; share accounts add writes the list when it keeps one.
+                let found = try searchSecretService() ?? []
+                index.replace(with: found)
+                outcome = .success(found)
+            } catch let error as ShareError {
+                outcome = .failure(error)
+            } catch {
+                outcome = .failure(ShareError(.ioError, "the Secret Service failed: \(error)"))
+            }
+            searched[index.file.path] = outcome
+            return outcome
+        }
+        return try outcome.get()
+    }
+
+    /// What the one search made when the list was missing, per list: a process asks at most once.
+    private static let searchedWithoutList = Locked<[String: Result<Set<SocialService>, ShareError>]>([:])
+
+    /// The services with an item in the Secret Service, from one attributes-only search; nil when
+    /// none answers and that is allowed (not `SHARESHEET_SECRET_STORE=secret-service`).
+    private func searchSecretService() throws -> Set<SocialService>? {
+        do {
+            return Set(try SecretService.search().compactMap { SocialService(rawValue: $0.service) })
+        } catch let failure as SecretService.Failure {
+            if preference == .secretService || !failure.unreachable {
+                throw ShareError(.ioError, "the Secret Service failed: \(failure.message)")
+            }
+            return nil
+        }
+    }
+
+    // MARK: Reading tokens
+
+    /// The token for `service`, or nil when none is kept: the environment, the Secret Service
+    /// (which may prompt to unlock a locked keyring), the tokens file.
     /// - Throws: `ShareError(.ioError)` when the tokens file can be read by others or is damaged.
     public func token(for service: SocialService) throws -> StoredToken? {
         if let value = environment[Self.environmentName(service)], !value.isEmpty {
@@ -96,15 +183,41 @@ public struct AccountStore: Sendable {
         return nil
     }
 
-    /// True when a token is kept for `service`; a store that cannot be read counts as none.
-    public func hasToken(for service: SocialService) -> Bool {
-        ((try? token(for: service)) ?? nil) != nil
-    }
-
-    /// The services with a kept token and where each is.
-    public func list() throws -> [(service: SocialService, location: Location)] {
-        try SocialService.allCases.compactMap { service in
-            try token(for: service).map { (service, $0.location) }
+    /// The token to post with, for an account ``account(for:)`` found in `location`.
+    /// - Throws: `ShareError(.unavailable)` with one line naming the service and the fix when the
+    ///   token cannot be read any more: its keyring is locked (and was not unlocked), its item
+    ///   was removed, the Secret Service no longer answers, or it left the tokens file.
+    public func tokenForPosting(to service: SocialService, keptIn location: Location) throws -> StoredToken {
+        if let token = try token(for: service) { return token }
+        let name = service.displayName
+        let addAgain = "run share accounts add \(service)"
+        switch location {
+        case .secretService:
+            let found: [SecretService.Entry]
+            do {
+                found = try SecretService.search().filter { $0.service == service.rawValue }
+            } catch {
+                throw ShareError(
+                    .unavailable,
+                    "\(service): the Secret Service does not answer, so the \(name) token cannot be read: "
+                        + "start the keyring (gnome-keyring-daemon), or \(addAgain)")
+            }
+            if found.isEmpty {
+                index.replace(with: (index.read() ?? []).subtracting([service]))
+                throw ShareError(
+                    .unavailable, "\(service): the \(name) account is no longer in the Secret Service (it was removed): \(addAgain)")
+            }
+            if found.contains(where: \.locked) {
+                throw ShareError(
+                    .unavailable,
+                    "\(service): the \(name) token is in a locked keyring: unlock it (in Passwords and Keys, "
+                        + "or by logging in again) and share again")
+            }
+            throw ShareError(.unavailable, "\(service): the Secret Service did not give the \(name) token: \(addAgain)")
+        case .file:
+            throw ShareError(.unavailable, "\(service): the \(name) account is no longer in \(tokensFile.path): \(addAgain)")
+        case .environment:
+            throw ShareError(.unavailable, "\(service): no account: \(addAgain)")
         }
     }
 
@@ -123,6 +236,7 @@ public struct AccountStore: Sendable {
                 try SecretService.store(token, service: service.rawValue, label: "ShareSheet: \(service.displayName) account")
                 // A stale copy in the file would be found after the keyring one is removed.
                 _ = try? removeFromFile(service)
+                relist(adding: service)
                 return .secretService
             } catch let failure as SecretService.Failure {
                 if preference == .secretService || !failure.unreachable {
@@ -144,6 +258,7 @@ public struct AccountStore: Sendable {
         if triesSecretService {
             do {
                 removed = try SecretService.clear(service: service.rawValue)
+                relist(removing: service)
             } catch let failure as SecretService.Failure {
                 if preference == .secretService || !failure.unreachable {
                     throw ShareError(.ioError, "\(service): the Secret Service failed: \(failure.message)")
@@ -151,6 +266,15 @@ public struct AccountStore: Sendable {
             }
         }
         return try removeFromFile(service) || removed
+    }
+
+    /// Rewrites the list of Secret Service accounts after a change: from a search when one
+    /// answers, else the old list with the change.
+    private func relist(adding added: SocialService? = nil, removing removed: SocialService? = nil) {
+        var services = (try? searchSecretService()) ?? index.read() ?? []
+        if let added { services.insert(added) }
+        if let removed { services.remove(removed) }
+        index.replace(with: services)
     }
 
     @discardableResult

@@ -24,16 +24,26 @@ enum SecretService {
         return false
     }
 
+    /// One of our items as an attributes-only search sees it.
+    struct Entry: Equatable, Sendable {
+        /// Its `service` attribute.
+        var service: String
+        /// True when its collection is locked: its secret cannot be read without unlocking.
+        var locked: Bool
+    }
+
     static func store(_ secret: String, service: String, label: String) throws {
-        try withSchemaAndAttributes(service: service) { schema, attributes in
+        try withSchema(attributes: attributes(service: service)) { schema, attributes in
             var error: UnsafeMutablePointer<GError>?
             let stored = secret_password_storev_sync(schema, attributes, nil, label, secret, nil, &error)
             if stored == 0 { throw failure("secret_password_storev_sync", &error) }
         }
     }
 
+    /// Reads the secret of `service`'s item, unlocking its collection when it is locked (the
+    /// Secret Service may prompt for the keyring's password). Only when a token is needed.
     static func lookup(service: String) throws -> String? {
-        try withSchemaAndAttributes(service: service) { schema, attributes in
+        try withSchema(attributes: attributes(service: service)) { schema, attributes in
             var error: UnsafeMutablePointer<GError>?
             let found = secret_password_lookupv_sync(schema, attributes, nil, &error)
             if let error = error {
@@ -46,9 +56,40 @@ enum SecretService {
         }
     }
 
+    /// Every item of ours, locked or not, from its attributes: one `SearchItems` call and the
+    /// items' properties, on one connection. Reads no secret, opens no session, unlocks nothing.
+    static func search() throws -> [Entry] {
+        try withSchema(attributes: ["application": application]) { schema, attributes in
+            var error: UnsafeMutablePointer<GError>?
+            guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, nil, &error) else {
+                throw failure("secret_service_get_sync", &error)
+            }
+            defer { g_object_unref(service) }
+            // SECRET_SEARCH_ALL alone: neither SECRET_SEARCH_UNLOCK nor SECRET_SEARCH_LOAD_SECRETS.
+            let items = secret_service_search_sync(service, schema, attributes, SECRET_SEARCH_ALL, nil, &error)
+            if error != nil { throw failure("secret_service_search_sync", &error) }
+            defer { g_list_free_full(items, g_object_unref) }
+            var entries: [Entry] = []
+            var node = items
+            while let current = node {
+                node = current.pointee.next
+                guard let item = current.pointee.data?.assumingMemoryBound(to: SecretItem.self),
+                    let table = secret_item_get_attributes(item)
+                else { continue }
+                defer { g_hash_table_unref(table) }
+                guard let value = g_hash_table_lookup(table, "service") else { continue }
+                entries.append(
+                    Entry(
+                        service: String(cString: value.assumingMemoryBound(to: CChar.self)),
+                        locked: secret_item_get_locked(item) != 0))
+            }
+            return entries
+        }
+    }
+
     /// - Returns: true when an item was removed.
     static func clear(service: String) throws -> Bool {
-        try withSchemaAndAttributes(service: service) { schema, attributes in
+        try withSchema(attributes: attributes(service: service)) { schema, attributes in
             var error: UnsafeMutablePointer<GError>?
             let removed = secret_password_clearv_sync(schema, attributes, nil, &error)
             if error != nil { throw failure("secret_password_clearv_sync", &error) }
@@ -56,8 +97,14 @@ enum SecretService {
         }
     }
 
-    private static func withSchemaAndAttributes<Result>(
-        service: String, _ body: (UnsafePointer<SecretSchema>, OpaquePointer) throws -> Result
+    private static let application = "org.sharesheet"
+
+    private static func attributes(service: String) -> [String: String] {
+        ["application": application, "service": service]
+    }
+
+    private static func withSchema<Result>(
+        attributes values: [String: String], _ body: (UnsafePointer<SecretSchema>, OpaquePointer) throws -> Result
     ) throws -> Result {
         let types = newStringTable()
         // SECRET_SCHEMA_ATTRIBUTE_STRING is 0: a NULL value in the table.
@@ -71,8 +118,9 @@ enum SecretService {
         defer { secret_schema_unref(schema) }
         let attributes = newStringTable()
         defer { g_hash_table_unref(attributes) }
-        g_hash_table_insert(attributes, g_strdup("application"), UnsafeMutableRawPointer(g_strdup("org.sharesheet")))
-        g_hash_table_insert(attributes, g_strdup("service"), UnsafeMutableRawPointer(g_strdup(service)))
+        for (name, value) in values {
+            g_hash_table_insert(attributes, g_strdup(name), UnsafeMutableRawPointer(g_strdup(value)))
+        }
         return try body(schema, attributes)
     }
 

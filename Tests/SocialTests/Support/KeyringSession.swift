@@ -12,6 +12,10 @@ final class KeyringSession: @unchecked Sendable {
         home = sys.argv[1]
         env = dict(os.environ, HOME=home, XDG_DATA_HOME=home + "/.local/share", XDG_RUNTIME_DIR=home + "/runtime",
                    XDG_CONFIG_HOME=home + "/.config")
+        # No display: a prompt to unlock (gcr-prompter, started by the bus) fails at once
+        # instead of waiting on the tester's screen.
+        for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+            env.pop(name, None)
         os.makedirs(home + "/runtime", mode=0o700, exist_ok=True)
         bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, env=env)
         address = bus.stdout.readline().decode().strip()
@@ -51,4 +55,89 @@ final class KeyringSession: @unchecked Sendable {
     var address: String { peer.firstLine }
 
     func stop() { peer.stop() }
+
+    /// Locks the default collection, as a screen lock can: reading a secret then needs the
+    /// password, and the prompt for it fails here (no display).
+    func lock() throws {
+        try BusTool.run(
+            "dbus-send",
+            ["--bus=\(address)", "--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets",
+             "org.freedesktop.Secret.Service.Lock", "array:objpath:/org/freedesktop/secrets/aliases/default"])
+    }
+
+    /// Deletes `service`'s item behind ShareSheet's back, as Passwords and Keys would.
+    func deleteItem(service: String) throws {
+        try BusTool.run(
+            "secret-tool", ["clear", "application", "org.sharesheet", "service", service],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+    }
+
+    /// Starts watching every message on the bus (`dbus-monitor --monitor`).
+    func monitor() throws -> BusMonitor { try BusMonitor(address: address) }
+}
+
+/// `dbus-monitor` on a private bus, its output in a file; stopped by its process id.
+final class BusMonitor: @unchecked Sendable {
+    private let process = Process()
+    private let log: URL
+
+    init(address: String) throws {
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("social-bus-monitor-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["dbus-monitor", "--address", address, "--monitor"]
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Monitoring has begun when the bus tells the monitor it lost its own name.
+        for _ in 0..<100 where !text.contains("member=NameLost") { usleep(50_000) }
+        guard text.contains("member=NameLost") else {
+            stop()
+            throw PythonPeer.StartFailure(description: "dbus-monitor did not start: \(text.suffix(500))")
+        }
+    }
+
+    deinit { stop() }
+
+    private var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Stops the monitor (it writes each message as it sees it) and returns the method calls
+    /// made on an `interface` (`org.freedesktop.Secret.Service`) as `Interface.Member` names.
+    @discardableResult
+    func stop(callsOn prefix: String = "org.freedesktop.Secret.") -> [String] {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let calls = text.split(separator: "\n").filter { $0.hasPrefix("method call ") }.compactMap { line -> String? in
+            guard let interface = line.range(of: "interface="), let member = line.range(of: "; member=") else { return nil }
+            let name = String(line[interface.upperBound..<member.lowerBound])
+            guard name.hasPrefix(prefix) else { return nil }
+            return (name.split(separator: ".").last.map(String.init) ?? name) + "." + line[member.upperBound...]
+        }
+        try? FileManager.default.removeItem(at: log)
+        return calls
+    }
+}
+
+/// Runs a command-line tool to its end; a failure names the tool, its status and its output.
+enum BusTool {
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw PythonPeer.StartFailure(description: "\(tool) exited \(process.terminationStatus): \(text)")
+        }
+        return text
+    }
 }
