@@ -31,17 +31,23 @@ SHARE OPTIONS: --activity NAME, --interactive true|false, --field K=V…, --subj
 --timeout S (for the Response, default 60), --disconnect-after S (print {"handle",
 "disconnected": true} and leave the bus abruptly after S seconds), --close-after S (call Close
 on the request after S seconds, then wait for its Response), --announce (print {"handle", "token",
-"pending": true} as soon as Share has returned, before the Response).
+"pending": true} as soon as Share has returned, before the Response), --detach-writers LOG (each
+--slow-pipe is filled by a process of its own that outlives this client and holds nothing else of
+it, so leaving the bus does not end the pipe; it appends "wrote N bytes" or "stopped after N
+bytes: REASON" to LOG; their PIDs are in "writer_pids").
 Both commands take --option KEY=JSON (a string, boolean, number, list of strings, list of
-three-string lists as a(sss), or object of strings as a{ss}) and --option-variant KEY=GVARIANT.
+three-string lists as a(sss), or object of strings as a{ss}) and --option-variant KEY=GVARIANT;
+these two are applied last, so they replace what the flags above set.
 In `concurrent`, "{i}" in texts, fields, the subject and the token becomes the client's index.
 
 Exit status: 0 with a result; 2 for a usage error; 3 for a D-Bus error, printed as
 {"error": NAME, "message": TEXT}; 4 when no Response came in time ({"handle", "timeout": true}).
 """
 import argparse
+import errno
 import json
 import os
+import signal
 import statistics
 import sys
 import threading
@@ -134,14 +140,43 @@ def pipe_writer(descriptor, size, rate, held):
         os.close(descriptor)
 
 
+def detached_writer(descriptor, size, rate, log):
+    """Forks a process that fills the pipe (pipe_writer) and outlives this client, holding no
+    other descriptor of ours (so not our bus connection); it appends how far it got to `log` and
+    gives up SIZE/RATE + 15 seconds after it started. Returns its PID."""
+    pid = os.fork()
+    if pid:
+        os.close(descriptor)
+        return pid
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+        for standard in (0, 1, 2):
+            os.dup2(null, standard)
+        os.closerange(3, descriptor)
+        os.closerange(descriptor + 1, 1 << 16)
+
+        def give_up(*_):
+            raise OSError(errno.ETIMEDOUT, "gave up: the pipe was not read in time")
+        signal.signal(signal.SIGALRM, give_up)
+        signal.alarm(int(size / rate) + 15)
+        state = {}
+        pipe_writer(descriptor, size, rate, state)
+        with open(log, "a", encoding="utf-8") as file:
+            file.write(state["result"] + "\n")
+    finally:
+        os._exit(0)
+
+
 class Items:
     """The items of one call and the descriptor list that goes with them."""
 
-    def __init__(self, specs, index=None):
+    def __init__(self, specs, index=None, detached_log=None):
         self.fds = Gio.UnixFDList()
         self.items = []
         self.held = []      # writers kept open (--pipe-held-open)
         self.writers = []   # threads filling pipes (--slow-pipe), started after the call
+        self.detached_log = detached_log
+        self.writer_pids = []  # processes filling pipes (--slow-pipe with --detach-writers)
         for kind, value in specs:
             if index is not None and isinstance(value, str):
                 value = value.replace("{i}", str(index))
@@ -182,9 +217,12 @@ class Items:
         name = parts[2] if len(parts) > 2 and parts[2] else "slow.png"
         mime = parts[3] if len(parts) > 3 else "image/png"
         reader, writer = os.pipe()
-        state = {}
-        thread = threading.Thread(target=pipe_writer, args=(writer, size, rate, state), daemon=True)
-        self.writers.append((thread, state))
+        if self.detached_log:
+            self.writer_pids.append(detached_writer(writer, size, rate, self.detached_log))
+        else:
+            state = {}
+            thread = threading.Thread(target=pipe_writer, args=(writer, size, rate, state), daemon=True)
+            self.writers.append((thread, state))
         self.descriptor(reader, name, mime)
 
     def add_item(self, value):
@@ -216,12 +254,6 @@ def options_from(args, index=None):
         return value.replace("{i}", str(index)) if index is not None else value
 
     options = {}
-    for pair in args.option or []:
-        key, _, value = pair.partition("=")
-        options[key] = guess_variant(json.loads(value))
-    for pair in args.option_variant or []:
-        key, _, value = pair.partition("=")
-        options[key] = GLib.Variant.parse(None, value, None, None)
     if getattr(args, "activity", None) is not None:
         options["activity"] = GLib.Variant("s", args.activity)
     if getattr(args, "interactive", None) is not None:
@@ -239,6 +271,13 @@ def options_from(args, index=None):
     if getattr(args, "custom_action", None):
         actions = [tuple((entry.split(":", 2) + ["", ""])[:3]) for entry in args.custom_action]
         options["custom-actions"] = GLib.Variant("a(sss)", actions)
+    # Given last, so a raw option can replace what the flags above set.
+    for pair in args.option or []:
+        key, _, value = pair.partition("=")
+        options[key] = guess_variant(json.loads(value))
+    for pair in args.option_variant or []:
+        key, _, value = pair.partition("=")
+        options[key] = GLib.Variant.parse(None, value, None, None)
     return options
 
 
@@ -284,7 +323,7 @@ def share(args, connection, context, index=None):
     token = args.token if args.token is not None else "client_" + uuid.uuid4().hex[:12]
     if index is not None:
         token = token.replace("{i}", str(index)) if "{i}" in token else token + "_" + str(index)
-    items = Items(args.specs, index)
+    items = Items(args.specs, index, args.detach_writers)
     options = options_from(args, index)
     options.setdefault("handle_token", GLib.Variant("s", token))
     response = {}
@@ -301,7 +340,8 @@ def share(args, connection, context, index=None):
 
     # Subscribed before the call, so a Response sent at once is not missed.
     expected = request_path(connection, token)
-    subscribe(expected)
+    if GLib.Variant.is_object_path(expected):
+        subscribe(expected)
     started = time.monotonic()
     arguments = GLib.Variant("(saa{sv}a{sv})", (args.parent, items.variant(), options))
     reply = call(connection, OBJECT, INTERFACE, "Share", arguments, "(o)", args.call_timeout, items.fds)
@@ -313,6 +353,8 @@ def share(args, connection, context, index=None):
     result = {"handle": handle, "token": token}
     if index is not None:
         result["client"] = index
+    if items.writer_pids:
+        result["writer_pids"] = items.writer_pids
     if args.announce:
         emit(dict(result, pending=True))
     if args.disconnect_after is not None:
@@ -496,6 +538,7 @@ def add_share_options(parser):
     parser.add_argument("--disconnect-after", type=float)
     parser.add_argument("--close-after", type=float)
     parser.add_argument("--announce", action="store_true")
+    parser.add_argument("--detach-writers", metavar="LOG")
 
 
 def main():
