@@ -4,8 +4,8 @@ PREFIX ?= $(HOME)/.local
 # Our own symbolic icons (AirDrop, the social services), installed into the hicolor theme.
 ICONS := $(wildcard Resources/icons/hicolor/scalable/actions/*.svg)
 
-.PHONY: bootstrap build demo test bench bench-window install install-icons install-desktop-entry \
-	install-dbus-service install-file-manager-actions clean
+.PHONY: bootstrap build demo test bench bench-window bench-service install install-icons \
+	install-desktop-entry install-dbus-service install-file-manager-actions clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -25,6 +25,11 @@ bench: bootstrap
 # Window startup against a minimal C GTK 4 window (BENCHMARKS.md, "Window startup").
 bench-window: bootstrap
 	@scripts/bench-window
+
+# The share service's latency: warm ListActivities against Ping, cold activation against a
+# minimal GDBus service in C (BENCHMARKS.md, "Share service").
+bench-service: bootstrap
+	@scripts/bench-service
 
 # The Swift runtime and Foundation are linked in: the installed program needs no toolchain, and
 # starts about 30 ms sooner (fewer shared libraries to load and bind; BENCHMARKS.md).
