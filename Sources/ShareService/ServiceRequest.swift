@@ -134,6 +134,13 @@ final class ServiceRequest {
         registration = 0
         senderWatch = 0
         for descriptor in call.descriptors { Glibc.close(descriptor) }
+        // The copies of the caller's files: whatever the activity made of them is done (saved,
+        // sent, queued, printed), and the service may live on, or end without deinitializers.
+        for item in call.items {
+            if let provider = item.value as? FileProvider {
+                try? FileManager.default.removeItem(at: provider.fileURL.deletingLastPathComponent())
+            }
+        }
         controller = nil
         windowPresenter = nil
         onEnd(self)

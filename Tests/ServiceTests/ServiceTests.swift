@@ -80,12 +80,8 @@ struct ShareServiceTests {
             #expect(try sha256(of: URL(fileURLWithPath: saved)) == expected)
             #expect(peak < 64 << 20, "the service's peak resident memory (VmHWM) was \(peak >> 20) MiB")
             let left = try await filesLeft(under: bus.temporaryFolder)
-            // Known service bug: the descriptor's copy (a FileProvider's file in TMPDIR) stays after
-            // a successful share, and after the service's idle exit. When it is fixed, this block
-            // fails with "known issue was not recorded": drop withKnownIssue then.
-            withKnownIssue("the service leaves the descriptor's copy in TMPDIR after a successful share") {
-                #expect(left.isEmpty, "TMPDIR after the share: \(left)")
-            }
+            // The descriptor's copy goes when the request ends.
+            #expect(left.isEmpty, "TMPDIR after the share: \(left)")
         }
     }
 
