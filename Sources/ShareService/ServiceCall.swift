@@ -81,11 +81,15 @@ struct ServiceCall {
             throw Problem(
                 message: "item \(number): file: URIs are refused; send the file as a descriptor ({\"fd\": h, \"name\": s})")
         }
+        let link: ResolvedItem?
         do {
-            return try ItemResolver(currentDirectory: "/", readStandardInput: { Data() }).item(for: uri)
+            link = try ItemResolver.link(uri, scheme: scheme)
         } catch {
             throw Problem(message: "item \(number): \(ItemResolver.describe(error))")
         }
+        // Never looked up as a path: the service's files are its callers' descriptors only.
+        guard let link else { throw Problem(message: "item \(number): '\(uri)' is not a URI this service can share") }
+        return link
     }
 
     private mutating func descriptorItem(_ entry: OpaquePointer, number: Int, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?) throws -> ResolvedItem {

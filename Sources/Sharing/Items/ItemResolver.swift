@@ -110,27 +110,33 @@ public struct ItemResolver: Sendable {
     public func item(for operand: String) throws -> ResolvedItem {
         let path = absolutePath(operand)
         if let scheme = Self.scheme(of: operand), access(path, F_OK) != 0 {
-            switch scheme {
-            case "file":
+            if scheme == "file" {
                 guard let url = URL(string: operand), url.host == nil || url.host == "" || url.host == "localhost",
                     !url.path.isEmpty
                 else { throw ShareError(.badData, "\(operand): not a local file URL") }
                 return try fileItem(path: url.path, label: operand)
-            case "http", "https":
-                guard let url = URL(string: operand), let host = url.host, !host.isEmpty else {
-                    throw ShareError(.badData, "\(operand): not a valid web address")
-                }
-                return ResolvedItem(value: url, label: operand)
-            default:
-                if operand.contains("://") || Self.opaqueSchemes.contains(scheme) {
-                    guard let url = URL(string: operand), url.scheme != nil else {
-                        throw ShareError(.badData, "\(operand): not a valid URL")
-                    }
-                    return ResolvedItem(value: url, label: operand)
-                }
             }
+            if let link = try Self.link(operand, scheme: scheme) { return link }
         }
         return try fileItem(path: path, label: operand)
+    }
+
+    /// A web link or another scheme's link (not `file:`), never looked up as a path; nil when
+    /// `text` does not read as one (`scheme:` alone, say).
+    public static func link(_ text: String, scheme: String) throws -> ResolvedItem? {
+        switch scheme {
+        case "http", "https":
+            guard let url = URL(string: text), let host = url.host, !host.isEmpty else {
+                throw ShareError(.badData, "\(text): not a valid web address")
+            }
+            return ResolvedItem(value: url, label: text)
+        default:
+            guard text.contains("://") || opaqueSchemes.contains(scheme) else { return nil }
+            guard let url = URL(string: text), url.scheme != nil else {
+                throw ShareError(.badData, "\(text): not a valid URL")
+            }
+            return ResolvedItem(value: url, label: text)
+        }
     }
 
     /// The lowercased scheme when `text` starts like a URL (`letter (letter|digit|+|-|.)* :`).
