@@ -36,8 +36,9 @@ public struct Configuration: Sendable {
     /// Reads a configuration file; a missing file gives `.empty`.
     /// - Throws: `ShareError(.badData)` naming the file and GLib's reason when it is malformed.
     public static func load(file: URL) throws -> Configuration {
-        guard FileManager.default.fileExists(atPath: file.path) else { return .empty }
-        return Configuration(values: try KeyFile.read(file), file: file)
+        // Several activities read it while one sheet is built: read once while it is unchanged.
+        guard let values = try FileCache.value(at: file.path, make: { try KeyFile.read(file) }) else { return .empty }
+        return Configuration(values: values, file: file)
     }
 
     /// Makes a configuration from values, for tests and embedding applications.

@@ -26,9 +26,13 @@ struct AccountIndex: Sendable {
 
     /// The services listed, or nil when there is no list to read.
     func read() -> Set<SocialService>? {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        let names = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-        return Set(names.lazy.filter { !$0.hasPrefix("#") }.compactMap { SocialService(rawValue: String($0)) })
+        // Each posting activity asks while one sheet is built: read once while it is unchanged.
+        let listed = try? FileCache.value(at: file.path) { () -> Set<SocialService>? in
+            guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+            let names = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            return Set(names.lazy.filter { !$0.hasPrefix("#") }.compactMap { SocialService(rawValue: String($0)) })
+        }
+        return listed ?? nil
     }
 
     /// Replaces the list with `services`.

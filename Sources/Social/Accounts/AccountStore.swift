@@ -299,11 +299,14 @@ public struct AccountStore: Sendable {
                 "\(tokensFile.path): other users can read it, so its tokens are not used; "
                     + "run chmod 600 on it, or share accounts add again")
         }
-        let data = try Data(contentsOf: tokensFile)
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: String] else {
-            throw ShareError(.badData, "\(tokensFile.path): not a tokens file (a JSON object of strings)")
+        let tokens = try FileCache.value(at: tokensFile.path) { () -> [String: String] in
+            let data = try Data(contentsOf: tokensFile)
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: String] else {
+                throw ShareError(.badData, "\(tokensFile.path): not a tokens file (a JSON object of strings)")
+            }
+            return object
         }
-        return object
+        return tokens ?? [:]
     }
 
     private func writeFile(_ tokens: [String: String]) throws {
