@@ -140,6 +140,14 @@ public final class ShareServer {
         invocation: OpaquePointer
     ) {
         guard let connection else { return }
+        // A token that cannot name the request object is refused by the call itself: a Response
+        // on a path the caller did not expect would never reach it.
+        if let token = Variant.lookup(options, "handle_token") {
+            defer { g_variant_unref(token) }
+            guard Variant.typeString(of: token) == "s", ServiceCall.isValidToken(Variant.text(of: token)) else {
+                return returnError(invocation, "handle_token must be a string of ASCII letters, digits and _")
+            }
+        }
         var call: ServiceCall
         do {
             call = try ServiceCall(items: items, options: options, fileDescriptors: fileDescriptors)

@@ -204,6 +204,21 @@ struct ShareServiceTests {
         }
     }
 
+    @Test("a handle_token that cannot name an object path is refused by the Share call itself")
+    func invalidTokenIsADBusError() async throws {
+        try await withService { _, bus, client in
+            for token in ["a-b", "bad/token", ""] {
+                let output = try await client.run([
+                    "share", "--text", "x", "--activity", "copy", "--interactive", "false", "--option-variant",
+                    "handle_token=<'\(token)'>",
+                ])
+                #expect(output.errorName == "org.freedesktop.DBus.Error.InvalidArgs", "token \(token): \(output)")
+            }
+            let listed = try await client.listActivities(["--text", "still here"])
+            #expect(!listed.isEmpty, "the service stopped answering: \(bus.logTail())")
+        }
+    }
+
     @Test("a Share or ListActivities call with the wrong signature is a D-Bus error, and the service answers afterwards")
     func wronglyTypedCalls() async throws {
         try await withService { _, _, client in
