@@ -15,7 +15,18 @@ final class DescriptorProvider: FileProvider, @unchecked Sendable {
         let type = Self.type(name: name, mimeType: mimeType)
         let filename = name.map(ItemResolver.safeFilename) ?? "item-\(number)"
         super.init(filename: filename, type: type) { destination, progress in
-            try await DescriptorCopy.copy(descriptor, to: destination, progress: progress)
+            var status = stat()
+            if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+                progress.totalUnitCount = Int64(status.st_size)
+            }
+            // Streamed off the main thread, cancellable while a pipe's writer stays silent, and
+            // nothing left behind on any failure; then moved under the name the sheet showed.
+            let spooled = try await DescriptorSpooler.spool(
+                descriptor, name: destination.lastPathComponent, mimeType: mimeType,
+                temporaryDirectory: destination.deletingLastPathComponent())
+            defer { spooled.remove() }
+            try FileManager.default.moveItem(at: spooled.url, to: destination)
+            progress.completedUnitCount = spooled.byteCount
         }
     }
 
