@@ -432,10 +432,10 @@ enum SpoolBenchmark {
         var times: [String: [Double]] = [:]
         var growth: [String: [Int]] = [:]
         let fileWay = "`DescriptorSpooler.spool`, regular file (sendfile, 1 MiB steps)"
-        let pipeWay = "`DescriptorSpooler.spool`, pipe from `cat` (poll + read/write)"
+        let pipeWay = "`DescriptorSpooler.spool`, pipe from `cat` (poll + read/write, 256 KiB buffer)"
         let order = [
-            fileWay, "`cp` (copy_file_range)", "`cat FILE > OUT` (read/write, 128 KiB)",
-            pipeWay, "`cat FILE | cat > OUT`",
+            fileWay, "`cp FILE OUT` (copy_file_range)", "`cat FILE > OUT` (read/write, 128 KiB)",
+            pipeWay, "`cat FILE \\| cat > OUT` (read/write)",
         ]
         for _ in 0..<rounds {
             // A regular file.
