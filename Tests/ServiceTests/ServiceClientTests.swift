@@ -102,7 +102,7 @@ struct ServiceClientTests {
     func sheetInTheServiceWindow() async throws {
         try await withDesktopAndBus { home, desktop, bus in
             let started = try Share.start(["--via-service", "--json", "--text", "from the sheet"], home: home, extra: bus.environment)
-            let driver = AccessibilityDriver(session: desktop, pid: try await servicePID(bus))
+            let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
             try await driver.click(name: "Copy", role: "push button")
             let run = try await Share.finish(started, timeout: 60)
             #expect(run.status == 0, "\(run.standardError)\nservice: \(bus.logTail())")
@@ -116,7 +116,7 @@ struct ServiceClientTests {
     func interruptClosesTheRequest() async throws {
         try await withDesktopAndBus { home, desktop, bus in
             let started = try Share.start(["--via-service", "--json", "--text", "never mind"], home: home, extra: bus.environment)
-            let driver = AccessibilityDriver(session: desktop, pid: try await servicePID(bus))
+            let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
             try await driver.wait(name: "Copy", role: "push button")
             kill(started.pid, SIGINT)
             let run = try await Share.finish(started, timeout: 30)
@@ -283,21 +283,9 @@ struct ServiceClientTests {
         defer { home.remove() }
         let desktop = try DesktopSession.start(in: home.root.appendingPathComponent("desktop", isDirectory: true))
         defer { desktop.stop() }
-        var environment = desktop.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        environment["AT_SPI_BUS_ADDRESS"] = desktop.accessibilityBusAddress
-        let bus = try ServiceBus.start(home: home, environment: environment)
+        let bus = try ServiceBus.start(home: home, desktop: desktop)
         defer { bus.stop() }
         try await body(home, desktop, bus)
-    }
-
-    /// The service's PID once it has taken its name.
-    private func servicePID(_ bus: ServiceBus) async throws -> pid_t {
-        for _ in 0..<200 {
-            if let pid = try await bus.ownerPID() { return pid }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw PeerError("the service never took its name: \(bus.logTail())")
     }
 
     /// Runs `share` with standard input from `input`.

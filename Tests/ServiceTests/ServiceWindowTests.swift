@@ -13,11 +13,7 @@ struct ServiceWindowTests {
         defer { home.remove() }
         let desktop = try DesktopSession.start(in: home.root.appendingPathComponent("desktop", isDirectory: true))
         defer { desktop.stop() }
-        var environment = desktop.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        // The service's session bus is the test's own; GTK finds the accessibility bus here.
-        environment["AT_SPI_BUS_ADDRESS"] = desktop.accessibilityBusAddress
-        let bus = try ServiceBus.start(home: home, environment: environment)
+        let bus = try ServiceBus.start(home: home, desktop: desktop)
         defer { bus.stop() }
         try await body(desktop, bus)
     }
@@ -27,13 +23,7 @@ struct ServiceWindowTests {
         try await withDesktopAndBus { desktop, bus in
             let client = ServiceClient(bus: bus)
             let started = try client.start(["share", "--text", "from the window", "--token", "window1"])
-            var servicePID: pid_t?
-            for _ in 0..<200 where servicePID == nil {
-                servicePID = try await bus.ownerPID()
-                if servicePID == nil { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            let pid = try #require(servicePID, "the service never took its name: \(bus.logTail())")
-            let driver = AccessibilityDriver(session: desktop, pid: pid)
+            let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
             try await driver.click(name: "Copy", role: "push button")
             let output = try await client.finish(started)
             let result = try #require(output.objects.last, "client: \(output)")
@@ -52,13 +42,7 @@ struct ServiceWindowTests {
         try await withDesktopAndBus { desktop, bus in
             let client = ServiceClient(bus: bus)
             let started = try client.start(["share", "--text", "never mind", "--token", "window2"])
-            var servicePID: pid_t?
-            for _ in 0..<200 where servicePID == nil {
-                servicePID = try await bus.ownerPID()
-                if servicePID == nil { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            let pid = try #require(servicePID, "the service never took its name: \(bus.logTail())")
-            let driver = AccessibilityDriver(session: desktop, pid: pid)
+            let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
             try await driver.wait(name: "Copy", role: "push button")
             try await driver.key("Escape")
             let output = try await client.finish(started)
@@ -81,13 +65,7 @@ struct ServiceWindowTests {
             let started = try client.start([
                 "share", "--uri", "https://swift.org", "--custom-action", "copy-link:Copy Link:edit-copy", "--token", "window3",
             ])
-            var servicePID: pid_t?
-            for _ in 0..<200 where servicePID == nil {
-                servicePID = try await bus.ownerPID()
-                if servicePID == nil { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            let pid = try #require(servicePID, "the service never took its name: \(bus.logTail())")
-            let driver = AccessibilityDriver(session: desktop, pid: pid)
+            let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
             try await driver.click(name: "Copy Link", role: "push button")
             let output = try await client.finish(started)
             let result = try #require(output.objects.last, "client: \(output)")
@@ -103,13 +81,7 @@ struct ServiceWindowTests {
             let started = try client.start([
                 "share", "--text", "minutes", "--activity", "mail", "--field", "to=bo@example.com", "--token", "window4",
             ])
-            var servicePID: pid_t?
-            for _ in 0..<200 where servicePID == nil {
-                servicePID = try await bus.ownerPID()
-                if servicePID == nil { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            let pid = try #require(servicePID, "the service never took its name: \(bus.logTail())")
-            let driver = AccessibilityDriver(session: desktop, pid: pid)
+            let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
             try await driver.wait(name: "Subject", role: "text")
             #expect(try await driver.read(name: "To", role: "text") == "bo@example.com")
             try await driver.key("Escape")
