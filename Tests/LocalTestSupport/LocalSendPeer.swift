@@ -17,6 +17,8 @@ public final class NamespacedProcess: @unchecked Sendable {
         import os, signal, subprocess, sys
         unblock = lambda: signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
         unblock()
+        # SIGTERM ends the read below, so the program's group is killed in `finally`.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         # Its own process group, so whatever it starts (wrappers, children) goes with it.
         child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, preexec_fn=unblock, start_new_session=True)
         try:
@@ -59,11 +61,16 @@ public final class NamespacedProcess: @unchecked Sendable {
         return false
     }
 
-    /// Closes its standard input (the watchdog kills the program) and waits; SIGKILL by PID
-    /// after a grace period.
+    /// Closes its standard input (the watchdog kills the program) and waits; SIGTERM to the
+    /// watchdog after a second (it still kills the program), SIGKILL by PID after five.
     public func stop() {
         try? input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(5)
+        // A child of another test may hold the pipe's writing end too: then the watchdog is
+        // told by SIGTERM, which still kills the program's group; SIGKILL only as the last resort.
+        var deadline = Date().addingTimeInterval(1)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        deadline = Date().addingTimeInterval(4)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
