@@ -83,11 +83,29 @@ open class BuiltInActivity: Activity {
     }
 
     /// The kinds of `items` (each once when `distinct`, in first-seen order): the sheet's, when
-    /// it is the array the sheet classified.
-    func itemKinds(of items: [Any], distinct: Bool) -> [ItemKind] {
+    /// it is the array the sheet classified, so a subclass that looks at kinds classifies no item
+    /// again. Beyond UIKit.
+    public final func itemKinds(of items: [Any], distinct: Bool = false) -> [ItemKind] {
         if let known = knownItemKinds, known.matches(items) { return distinct ? known.distinctKinds : known.kinds }
         let kinds = items.map(ItemKind.of)
         return distinct ? KnownItemKinds.distinct(kinds) : kinds
+    }
+
+    /// A value the sheet's built-ins share while it asks them about `items`, its items: the
+    /// first to ask for a value of this type makes it, the others, and later questions about
+    /// the same sheet, get that one. Asked at any other time, or about other items, `make` runs
+    /// each time. Beyond UIKit; for what every activity of a kind would otherwise work out
+    /// again (the accounts, a settings file, its own answer when the sheet asks twice).
+    public final func sheetValue<Value>(
+        _ type: Value.Type = Value.self, forItems items: [Any], make: () -> Value
+    ) -> Value {
+        guard let known = knownItemKinds, known.matches(items) else { return make() }
+        let memo = known.memo
+        let key = ObjectIdentifier(type)
+        if let kept = memo.shared[key] as? Value { return kept }
+        let made = make()
+        memo.shared[key] = made
+        return made
     }
 }
 
@@ -129,6 +147,8 @@ struct KnownItemKinds {
         var accepted: [ObjectIdentifier: Bool] = [:]
         /// `BuiltInActivity.describe(distinctKinds)`.
         var described: String?
+        /// `BuiltInActivity.sheetValue(_:forItems:make:)`'s values, by their type.
+        var shared: [ObjectIdentifier: Any] = [:]
     }
 
     /// Remembers `kinds` as those of `items`, which the caller keeps alive and unchanged.
