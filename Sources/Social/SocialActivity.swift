@@ -62,29 +62,48 @@ public final class SocialActivity: BuiltInActivity {
         return try SocialComposer(service: service, host: hostEnvironment)
     }
 
-    private var composerForChecks: SocialComposer? { try? makeComposer() }
-
     public override func canPerform(withActivityItems activityItems: [Any]) -> Bool {
         unavailableReason(forActivityItems: activityItems) == nil
     }
 
     public override func unavailableReason(forActivityItems activityItems: [Any]) -> String? {
+        guard givenComposer == nil else { return reason(forActivityItems: activityItems, checks: nil) }
+        // A sheet asks canPerform, then again for the reason of those it does not offer: both
+        // answered from one check, with the configuration and accounts read once for the sheet.
+        let environment = hostEnvironment
+        var checks = sheetValue(forItems: activityItems) { SocialSheetChecks(environment: environment) }
+        if checks.environment != environment { checks = SocialSheetChecks(environment: environment) }
+        if let known = checks.reasons[ObjectIdentifier(self)] { return known }
+        let reason = reason(forActivityItems: activityItems, checks: checks)
+        checks.reasons[ObjectIdentifier(self)] = .some(reason)
+        return reason
+    }
+
+    /// Why the activity is not offered for these items, or nil; `checks` (the sheet's, or made
+    /// for this call) reads the configuration and accounts, else the given composer does.
+    private func reason(forActivityItems activityItems: [Any], checks: SocialSheetChecks?) -> String? {
         guard super.canPerform(withActivityItems: activityItems) else {
             // Not super.unavailableReason: it asks canPerform, which is this method again.
-            let kinds = activityItems.map { ItemKind.of($0).description }
+            let kinds = itemKinds(of: activityItems).map(\.description)
             return "it takes \(descriptor.acceptance.summary), and got \(kinds.joined(separator: ", "))"
         }
-        guard let composer = composerForChecks else { return nil }  // the error shows when it runs
-        let kinds = activityItems.filter(descriptor.acceptance.accepts(item:)).map(ItemKind.of)
+        // The sheet's kinds, each once: whether there are attachments or a link depends only on
+        // which kinds the accepted items have.
+        let kinds = itemKinds(of: activityItems, distinct: true).filter(descriptor.acceptance.accepts)
         let hasAttachments = kinds.contains { kind in
             switch kind {
             case .fileURL, .image, .asset, .data: return true
             default: return false
             }
         }
-        if case .unavailable(let reason) = composer.route(hasAttachments: hasAttachments, hasLink: kinds.contains(.webURL)) {
-            return reason
+        let hasLink = kinds.contains(.webURL)
+        let route: SocialComposer.Route?  // nil: no composer; the error shows when it runs
+        if let checks {
+            route = checks.route(for: service, hasAttachments: hasAttachments, hasLink: hasLink)
+        } else {
+            route = (try? makeComposer())?.route(hasAttachments: hasAttachments, hasLink: hasLink)
         }
+        if case .unavailable(let reason)? = route { return reason }
         return nil
     }
 
@@ -174,5 +193,34 @@ public final class SocialActivity: BuiltInActivity {
 
     public override func cancel() {
         work?.cancel()
+    }
+}
+
+/// What a sheet's posting activities check while it is built, worked out once for all of them
+/// (`BuiltInActivity.sheetValue`): whether the host's configuration loads, and where each
+/// service's account is kept, as a composer for the host would find them.
+@MainActor
+final class SocialSheetChecks {
+    /// The host environment the answers are for.
+    let environment: HostEnvironment
+    /// Each activity's answer (by identity) for the sheet's items, once worked out.
+    var reasons: [ObjectIdentifier: String?] = [:]
+    private var configurationLoads: Bool?
+    private let accounts: AccountStore.Lookup
+
+    init(environment: HostEnvironment) {
+        self.environment = environment
+        accounts = AccountStore.Lookup(AccountStore(environment: environment.variables))
+    }
+
+    /// What `SocialComposer(service:host:).route(hasAttachments:hasLink:)` says; nil when that
+    /// composer cannot be made (a malformed configuration file).
+    func route(for service: SocialService, hasAttachments: Bool, hasLink: Bool) -> SocialComposer.Route? {
+        let loads = configurationLoads ?? ((try? environment.loadConfiguration()) != nil)
+        configurationLoads = loads
+        guard loads else { return nil }
+        return SocialComposer.route(
+            for: service, account: Result { try accounts.account(for: service) }, hasAttachments: hasAttachments,
+            hasLink: hasLink)
     }
 }

@@ -92,10 +92,19 @@ public struct SocialComposer: Sendable {
     /// How a post with (or without) attachments and a link would go. Asks only whether there is
     /// an account (``AccountStore/account(for:)``): no token is read, no keyring unlocked.
     public func route(hasAttachments: Bool, hasLink: Bool) -> Route {
-        do {
-            if let location = try accounts.account(for: service) { return .api(location) }
-        } catch {
-            return .unavailable("\(error)")
+        Self.route(
+            for: service, account: Result { try accounts.account(for: service) }, hasAttachments: hasAttachments,
+            hasLink: hasLink)
+    }
+
+    /// How a post to `service` would go, given what ``AccountStore/account(for:)`` said.
+    static func route(
+        for service: SocialService, account: Result<AccountStore.Location?, any Error>, hasAttachments: Bool, hasLink: Bool
+    ) -> Route {
+        switch account {
+        case .success(let location?): return .api(location)
+        case .success(nil): break
+        case .failure(let error): return .unavailable("\(error)")
         }
         guard service.hasWebSharePage else { return .unavailable(service.accountRequiredReason) }
         if hasAttachments {

@@ -15,7 +15,7 @@ struct AccountIndex: Sendable {
     let file: URL
 
     init(directories: XDGDirectories) {
-        file = directories.cacheHome.appendingPathComponent("sharesheet/secret-service-accounts")
+        file = directories.cacheHome.appendingPathComponent("sharesheet/secret-service-accounts", isDirectory: false)
     }
 
     private static let header = """

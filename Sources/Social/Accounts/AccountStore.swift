@@ -55,7 +55,7 @@ public struct AccountStore: Sendable {
         environment: [String: String] = HostEnvironment.process.variables
     ) {
         self.environment = environment
-        tokensFile = directories.configHome.appendingPathComponent("sharesheet/tokens")
+        tokensFile = directories.configHome.appendingPathComponent("sharesheet/tokens", isDirectory: false)
         index = AccountIndex(directories: directories)
         switch environment["SHARESHEET_SECRET_STORE"]?.lowercased() {
         case "file": preference = .file
@@ -91,10 +91,35 @@ public struct AccountStore: Sendable {
     ///   or when the Secret Service that must be used (`SHARESHEET_SECRET_STORE=secret-service`)
     ///   does not answer.
     public func account(for service: SocialService) throws -> Location? {
-        if let value = environment[Self.environmentName(service)], !value.isEmpty { return .environment }
-        if triesSecretService, try secretServiceAccounts().contains(service) { return .secretService }
-        if try readFile()[service.rawValue] != nil { return .file }
-        return nil
+        try Lookup(self).account(for: service)
+    }
+
+    /// ``account(for:)`` for several services, with what they share worked out once, when first
+    /// needed: whether the Secret Service is tried, its list of accounts, the tokens file. A sheet
+    /// asks about every posting service; one lookup answers them all.
+    final class Lookup {
+        private let store: AccountStore
+        private var triesSecretService: Bool?
+        private var secretServiceAccounts: Result<Set<SocialService>, any Error>?
+        private var fileTokens: Result<[String: String], any Error>?
+
+        init(_ store: AccountStore) { self.store = store }
+
+        /// What ``AccountStore/account(for:)`` says for `service`, the same value or error.
+        func account(for service: SocialService) throws -> Location? {
+            if let value = store.environment[AccountStore.environmentName(service)], !value.isEmpty { return .environment }
+            let tries = triesSecretService ?? store.triesSecretService
+            triesSecretService = tries
+            if tries {
+                let listed = secretServiceAccounts ?? Result { try store.secretServiceAccounts() }
+                secretServiceAccounts = listed
+                if try listed.get().contains(service) { return .secretService }
+            }
+            let tokens = fileTokens ?? Result { try store.readFile() }
+            fileTokens = tokens
+            if try tokens.get()[service.rawValue] != nil { return .file }
+            return nil
+        }
     }
 
     /// True when an account is kept for `service` (``account(for:)``); a store that cannot be
