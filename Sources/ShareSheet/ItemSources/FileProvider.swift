@@ -10,6 +10,8 @@ import UniformTypes
 open class FileProvider: ActivityItemProvider, @unchecked Sendable {
     /// Where the document will be once written.
     public let fileURL: URL
+    /// Set when a writer first makes the document's folder: until then there is nothing to remove.
+    private let folderMade: Locked<Bool>
 
     /// Makes a provider that writes `filename` lazily.
     /// - Parameters:
@@ -28,16 +30,23 @@ open class FileProvider: ActivityItemProvider, @unchecked Sendable {
         write: @escaping @Sendable (URL, Progress) async throws -> Void
     ) {
         let name = FileProvider.name(filename, ensuringExtensionOf: type)
+        // Only named here: the folder is made when the writer runs, after the pick. The name is
+        // a file's, said so, which spares the URL a look at the file system.
         let folder = TemporaryFolder.makeUniqueURL()
-        let destination = folder.appendingPathComponent(name)
+        let destination = folder.appendingPathComponent(name, isDirectory: false)
+        let folderMade = Locked(false)
         fileURL = destination
+        self.folderMade = folderMade
         super.init(placeholder: destination) { _, progress in
+            folderMade.withLock { $0 = true }
             try await AtomicFileWrite.write(to: destination, progress: progress, write)
             return destination
         }
     }
 
     deinit {
+        // A sheet that was only listed (a service's ListActivities) never made the folder.
+        guard folderMade.withLock({ $0 }) else { return }
         try? FileManager.default.removeItem(at: fileURL.deletingLastPathComponent())
     }
 
@@ -89,6 +98,18 @@ enum AtomicFileWrite {
 enum TemporaryFolder {
     static func makeUniqueURL() -> URL {
         FileManager.default.temporaryDirectory
-            .appendingPathComponent("sharesheet-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent("sharesheet-\(randomUUID().uuidString)", isDirectory: true)
+    }
+
+    /// A random (version 4) UUID from the system's generator (`getrandom`), as unguessable as
+    /// `UUID()`, without the open and read of `/dev/urandom` that costs on Linux per call.
+    static func randomUUID() -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &bytes) { raw in
+            raw[6] = raw[6] & 0x0F | 0x40  // version 4
+            raw[8] = raw[8] & 0x3F | 0x80  // RFC 4122 variant
+            return UUID(uuid: raw.load(as: uuid_t.self))
+        }
     }
 }
