@@ -54,7 +54,7 @@ public struct XDGDirectories: Sendable {
     public var shareSheetData: URL { dataHome.appendingPathComponent("sharesheet", isDirectory: true) }
     /// ShareSheet's configuration file: `$XDG_CONFIG_HOME/sharesheet/config`.
     public var configurationFile: URL {
-        configHome.appendingPathComponent("sharesheet", isDirectory: true).appendingPathComponent("config")
+        configHome.appendingPathComponent("sharesheet", isDirectory: true).appendingPathComponent("config", isDirectory: false)
     }
 
     /// `url`'s path as people write it: `~/…` under the home folder, else the whole path.
