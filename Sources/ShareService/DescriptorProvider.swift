@@ -31,10 +31,24 @@ final class DescriptorProvider: FileProvider, @unchecked Sendable {
     }
 
     private static func type(name: String?, mimeType: String?) -> UTType? {
-        if let mimeType, let type = UTType(mimeType: mimeType) { return type }
+        if let mimeType, let type = Self.type(mimeType: mimeType) { return type }
         if let name, !(name as NSString).pathExtension.isEmpty {
             return UTType(filenameExtension: (name as NSString).pathExtension)
         }
         return nil
     }
+
+    /// `UTType(mimeType:)`, kept per MIME type: callers send the same few types with every call,
+    /// and the look-up (parsing and normalizing the type) costs more than the rest of an item.
+    private static func type(mimeType: String) -> UTType? {
+        if let kept = mimeTypes.withLock({ $0[mimeType] }) { return kept }
+        let type = UTType(mimeType: mimeType)
+        mimeTypes.withLock { types in
+            if types.count >= 256 { types.removeAll() }
+            types[mimeType] = .some(type)
+        }
+        return type
+    }
+
+    private static let mimeTypes = Locked<[String: UTType?]>([:])
 }
