@@ -40,6 +40,8 @@ install: bootstrap
 	install -d $(PREFIX)/bin
 	install -m 755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/share" $(PREFIX)/bin/share
 	install -m 755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/sharesheet-clipboard-owner" $(PREFIX)/bin/sharesheet-clipboard-owner
+	install -d $(PREFIX)/libexec
+	install -m 755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/sharesheet-service" $(PREFIX)/libexec/sharesheet-service
 	@$(MAKE) --no-print-directory install-icons PREFIX="$(PREFIX)"
 	@$(MAKE) --no-print-directory install-desktop-entry PREFIX="$(PREFIX)"
 	@$(MAKE) --no-print-directory install-dbus-service PREFIX="$(PREFIX)"
@@ -64,13 +66,14 @@ install-desktop-entry:
 	mv "$(PREFIX)/share/applications/.share.desktop.tmp" "$(PREFIX)/share/applications/share.desktop"
 	-command -v update-desktop-database >/dev/null && update-desktop-database "$(PREFIX)/share/applications"
 
-# The share service's D-Bus activation file: the session bus starts the installed
-# `share --service` on the first call to org.sharesheet.ShareSheet (it reads
+# The share service's D-Bus activation file: the session bus starts the installed front,
+# $(PREFIX)/libexec/sharesheet-service, on the first call to org.sharesheet.ShareSheet; it answers
+# at once and starts $(PREFIX)/bin/share --service, which takes over (the bus reads
 # $(PREFIX)/share/dbus-1/services when that is ~/.local/share or in XDG_DATA_DIRS).
 DBUS_SERVICES = $(PREFIX)/share/dbus-1/services
 install-dbus-service:
 	install -d "$(DBUS_SERVICES)"
-	sed -e 's|^Exec=share |Exec="$(PREFIX)/bin/share" |' Resources/dbus/org.sharesheet.ShareSheet.service \
+	sed -e 's|^Exec=@LIBEXECDIR@/sharesheet-service$$|Exec="$(PREFIX)/libexec/sharesheet-service"|' Resources/dbus/org.sharesheet.ShareSheet.service \
 		> "$(DBUS_SERVICES)/.org.sharesheet.ShareSheet.service.tmp"
 	chmod 644 "$(DBUS_SERVICES)/.org.sharesheet.ShareSheet.service.tmp"
 	mv "$(DBUS_SERVICES)/.org.sharesheet.ShareSheet.service.tmp" "$(DBUS_SERVICES)/org.sharesheet.ShareSheet.service"

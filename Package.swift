@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "MainLoop", targets: ["MainLoop"]),
         .library(name: "ShareService", targets: ["ShareService"]),
         .executable(name: "share", targets: ["share"]),
+        .executable(name: "sharesheet-service", targets: ["sharesheet-service"]),
         .executable(name: "share-bench", targets: ["share-bench"]),
     ],
     targets: [
@@ -88,7 +89,13 @@ let package = Package(
         .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "Sharing", "CGtk"]),
 
         // The share service on the session bus (SPEC §8): GDBus, requests, descriptors.
-        .target(name: "ShareService", dependencies: ["ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop"]),
+        .target(
+            name: "ShareService",
+            dependencies: ["ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop", "ShareServiceProtocol"]),
+        // The names, paths and interface texts the service and its front share: pure Swift.
+        .target(name: "ShareServiceProtocol"),
+        // What D-Bus activation starts: GIO only, answers at once, hands over to `share --service`.
+        .executableTarget(name: "sharesheet-service", dependencies: ["CGIO", "ShareServiceProtocol"]),
 
         // The interactive terminal sheet.
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),
@@ -177,7 +184,10 @@ let package = Package(
         // The share service on a private session bus, called by Python clients with descriptors.
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["LocalTestSupport", "ShareService", "share", "sheet-window-app", "sharesheet-clipboard-owner"]),
+            dependencies: [
+                "LocalTestSupport", "ShareService", "ShareServiceProtocol", "share", "sharesheet-service", "sheet-window-app",
+                "sharesheet-clipboard-owner",
+            ]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins"]),

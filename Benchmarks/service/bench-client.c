@@ -23,7 +23,9 @@
  *       bus announced NAME's new owner (NameOwnerChanged, seen by a filter on GDBus's worker
  *       thread as it arrives) splits it into "start → name owned" and "name owned → reply".
  *       Then waits for the request's Response (not with --no-response: the minimal service
- *       sends none). Prints "REPLY_MS OWNED_MS PID RESPONSE" (RESPONSE -1 without one), then the
+ *       sends none). Prints "REPLY_MS OWNED_MS PID RESPONSE RESPONDER_PID" (PID: the name's owner
+ *       at the reply, the front for share; RESPONDER_PID: the Response's sender, share --service;
+ *       RESPONSE -1 and RESPONDER_PID 0 without one), then the
  *       call's start as "start-realtime SECONDS.MICROSECONDS" (to line it up with strace -ttt)
  *       and as "start-monotonic MS" (CLOCK_MONOTONIC, to line it up with service-marks.so).
  *
@@ -200,8 +202,9 @@ static int warm(int count, const char *text_file, const char *png_file) {
     }
     GVariant *mixed = list_arguments(TRUE), *text = list_arguments(FALSE);
 
-    /* Activation, then warm-up. */
-    timed_call(connection, PING, mixed, text, descriptors, NULL, NULL);
+    /* Activation, then warm-up. A ListActivities, not a Ping: the front that activation starts
+     * answers Ping itself, but passes ListActivities on once share --service has the name. */
+    timed_call(connection, LIST_TEXT, mixed, text, descriptors, NULL, NULL);
     guint32 pid_before = owner_pid(connection, SERVICE);
     int totals[KINDS] = {0}, offered[KINDS] = {0};
     for (int i = 0; i < 50; i++)
@@ -267,11 +270,16 @@ static void ignore_signal(GDBusConnection *connection, const char *sender, const
     (void)connection, (void)sender, (void)path, (void)interface, (void)signal, (void)parameters, (void)data;
 }
 
+/* The Response's sender: share --service, which took the name over from the front. */
+static char *responder;
+
 static void on_response(GDBusConnection *connection, const char *sender, const char *path, const char *interface,
                         const char *signal, GVariant *parameters, gpointer data) {
-    (void)connection, (void)sender, (void)path, (void)interface, (void)signal;
+    (void)connection, (void)path, (void)interface, (void)signal;
     guint32 response;
     g_variant_get(parameters, "(ua{sv})", &response, NULL);
+    g_free(responder);
+    responder = g_strdup(sender);
     *(gint64 *)data = response;
 }
 
@@ -342,11 +350,12 @@ static int cold(const char *name, gboolean wants_response) {
         g_source_remove(timeout);
         g_dbus_connection_signal_unsubscribe(connection, response_subscription);
     }
+    guint32 responder_pid = responder != NULL ? owner_pid(connection, responder) : 0;
     g_mutex_lock(&owned_lock);
     double owned = owned_at;
     g_mutex_unlock(&owned_lock);
-    printf("%.3f %.3f %u %" G_GINT64_FORMAT "\n", (replied - started) / 1e3,
-           owned > 0 ? (owned - started) / 1e3 : -1.0, pid, response);
+    printf("%.3f %.3f %u %" G_GINT64_FORMAT " %u\n", (replied - started) / 1e3,
+           owned > 0 ? (owned - started) / 1e3 : -1.0, pid, response, responder_pid);
     printf("start-realtime %lld.%06ld\n", (long long)realtime.tv_sec, realtime.tv_nsec / 1000);
     printf("start-monotonic %.3f\n", started / 1e3);
     g_variant_unref(reply);

@@ -54,6 +54,8 @@ final class ServiceRequest {
 
     /// Starts the share; call after the `Share` reply is sent.
     func start() {
+        // The caller may have gone, or closed, before the request started.
+        guard !ended else { return }
         do {
             let controller = try host.controller(
                 for: call.items, presets: call.presets, excluding: call.exclusions,

@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import ShareServiceProtocol
 import ShareSheet
 import Sharing
 
@@ -9,16 +10,21 @@ import Sharing
 /// Everything runs on the main actor inside `GLibMainLoop`: GDBus delivers method calls from
 /// GLib's default main context on the main thread. Descriptors are read only by providers,
 /// after the pick and off the main thread, so a slow or stuck caller never holds up the others.
+///
+/// Started by the front (`sharesheet-service`, what D-Bus activation runs), it takes the name
+/// over from the front, then serves the calls the front took meanwhile as its own: they arrive
+/// over the socket the front gave it (`WorkerInterfaceXML`) with their callers' names.
 @MainActor
 public final class ShareServer {
-    public nonisolated static let busName = "org.sharesheet.ShareSheet"
-    public nonisolated static let objectPath = "/org/sharesheet/ShareSheet"
-    /// The interface's version, the `version` property.
-    public nonisolated static let version: UInt32 = 1
+    public nonisolated static let busName = ServiceNames.busName
+    public nonisolated static let objectPath = ServiceNames.objectPath
 
     private let host: ShareHost
     private let idleTime: Duration
     private let warn: (String) -> Void
+    /// The socket to the front that started this service, until its calls are taken over.
+    private var frontDescriptor: Int32?
+    private var front: OpaquePointer?
     private var node: UnsafeMutablePointer<GDBusNodeInfo>?
     private var ownerID: guint = 0
     private var connection: OpaquePointer?
@@ -31,10 +37,13 @@ public final class ShareServer {
     /// Makes the service.
     /// - Parameters:
     ///   - idleTime: how long it waits without requests before it exits.
+    ///   - front: the descriptor of the socket to the front that started this service; the
+    ///     service then replaces the front as the name's owner and serves what it took.
     ///   - warn: says a line on standard error (the service has no one else to tell).
-    public init(host: ShareHost, idleTime: Duration = .seconds(30), warn: @escaping (String) -> Void) {
+    public init(host: ShareHost, idleTime: Duration = .seconds(30), front: Int32? = nil, warn: @escaping (String) -> Void) {
         self.host = host
         self.idleTime = idleTime
+        self.frontDescriptor = front
         self.warn = warn
     }
 
@@ -48,9 +57,11 @@ public final class ShareServer {
             return 70
         }
         let box = Unmanaged.passRetained(ServerBox(self)).toOpaque()
-        ownerID = g_bus_own_name(
-            G_BUS_TYPE_SESSION, Self.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE, busAcquired, nameAcquired, nameLost,
-            box, releaseServerBox)
+        // The front lets its name be replaced; nobody may replace this service.
+        let flags = frontDescriptor == nil
+            ? G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE
+            : GBusNameOwnerFlags(G_BUS_NAME_OWNER_FLAGS_REPLACE.rawValue | G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE.rawValue)
+        ownerID = g_bus_own_name(G_BUS_TYPE_SESSION, Self.busName, flags, busAcquired, nameAcquired, nameLost, box, releaseServerBox)
         return await withCheckedContinuation { ending = $0 }
     }
 
@@ -64,7 +75,7 @@ public final class ShareServer {
         var error: UnsafeMutablePointer<GError>?
         let box = Unmanaged.passRetained(ServerBox(self)).toOpaque()
         let id = g_dbus_connection_register_object(
-            connection, Self.objectPath, interface("org.sharesheet.ShareSheet1"), &vtable, box, releaseServerBox, &error)
+            connection, Self.objectPath, interface(ServiceNames.interface), &vtable, box, releaseServerBox, &error)
         if id == 0 {
             warn("cannot serve \(Self.objectPath): \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
             if let error { g_error_free(error) }
@@ -72,7 +83,51 @@ public final class ShareServer {
         }
     }
 
-    fileprivate func nameAcquiredNow() { restartIdleTimer() }
+    fileprivate func nameAcquiredNow() {
+        restartIdleTimer()
+        if let descriptor = frontDescriptor {
+            frontDescriptor = nil
+            takeOver(from: descriptor)
+        }
+    }
+
+    /// Connects to the front over its socket, now that the name is this service's, and serves
+    /// the calls it passes on. The front ends once it has passed them all.
+    private func takeOver(from descriptor: Int32) {
+        var error: UnsafeMutablePointer<GError>?
+        defer { if let error { g_error_free(error) } }
+        guard let socket = g_socket_new_from_fd(descriptor, &error) else {
+            close(descriptor)
+            return warn("cannot use the front's socket: \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
+        }
+        let stream = g_socket_connection_factory_create_connection(socket)!
+        g_object_unref(socket)
+        defer { g_object_unref(stream) }
+        // Messages wait until the object is there: the front sends as soon as its side of the
+        // handshake is done, and a call that came before would be dropped unanswered (GDBus
+        // cannot even send the error while this side is still initializing).
+        let flags = GDBusConnectionFlags(
+            G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_DELAY_MESSAGE_PROCESSING.rawValue)
+        guard
+            let front = g_dbus_connection_new_sync(
+                UnsafeMutableRawPointer(stream).assumingMemoryBound(to: GIOStream.self), nil, flags, nil, nil, &error),
+            let workerNode = g_dbus_node_info_new_for_xml(WorkerInterfaceXML.text, &error)
+        else {
+            return warn("cannot connect to the front: \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
+        }
+        defer { g_dbus_node_info_unref(workerNode) }
+        self.front = front
+        var vtable = GDBusInterfaceVTable(
+            method_call: frontMethodCall, get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil))
+        let box = Unmanaged.passRetained(ServerBox(self)).toOpaque()
+        if g_dbus_connection_register_object(
+            front, Self.objectPath, g_dbus_node_info_lookup_interface(workerNode, WorkerInterfaceXML.interface), &vtable, box,
+            releaseServerBox, &error) == 0
+        {
+            warn("cannot take the front's calls: \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
+        }
+        g_dbus_connection_start_message_processing(front)
+    }
 
     fileprivate func nameLostNow() {
         if connection == nil {
@@ -89,31 +144,56 @@ public final class ShareServer {
 
     // MARK: Methods
 
+    /// A call from a caller on the bus: `ListActivities(aa{sv}, a{sv})` or `Share(s, aa{sv}, a{sv})`.
     fileprivate func handle(method: String, sender: String, parameters: OpaquePointer, invocation: OpaquePointer) {
-        restartIdleTimer()
-        let fileDescriptors = g_dbus_message_get_unix_fd_list(g_dbus_method_invocation_get_message(invocation))
-        let items = g_variant_get_child_value(parameters, method == "Share" ? 1 : 0)!
-        let options = g_variant_get_child_value(parameters, method == "Share" ? 2 : 1)!
-        defer { Variant.release([items, options]) }
-        switch method {
-        case "ListActivities":
-            do {
-                let call = try ServiceCall(items: items, options: options, fileDescriptors: fileDescriptors)
-                defer { for descriptor in call.descriptors { close(descriptor) } }
-                g_dbus_method_invocation_return_value(invocation, Variant.tuple([try listing(call)]))
-            } catch {
-                returnError(invocation, message(of: error))
-            }
-        case "Share":
-            let parent = g_variant_get_child_value(parameters, 0)!
-            let parentWindow = Variant.text(of: parent)
-            g_variant_unref(parent)
+        let arguments = Variant.children(of: parameters)
+        defer { Variant.release(arguments) }
+        switch (method, arguments.count) {
+        case ("ListActivities", 2):
+            listActivities(items: arguments[0], options: arguments[1], invocation: invocation)
+        case ("Share", 3):
             share(
-                sender: sender, parentWindow: parentWindow, items: items, options: options, fileDescriptors: fileDescriptors,
-                invocation: invocation)
+                sender: sender, handle: nil, parentWindow: Variant.text(of: arguments[0]), items: arguments[1],
+                options: arguments[2], invocation: invocation)
         default:
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
         }
+    }
+
+    /// A call the front took before this service had the name, with its caller's name first
+    /// (`WorkerInterfaceXML`). The caller's descriptors come with it.
+    fileprivate func handleFromFront(method: String, parameters: OpaquePointer, invocation: OpaquePointer) {
+        let arguments = Variant.children(of: parameters)
+        defer { Variant.release(arguments) }
+        let sender = arguments.first.map(Variant.text(of:)) ?? ""
+        switch (method, arguments.count) {
+        case ("ListActivities", 3):
+            listActivities(items: arguments[1], options: arguments[2], invocation: invocation)
+        case ("Share", 5):
+            share(
+                sender: sender, handle: Variant.text(of: arguments[1]), parentWindow: Variant.text(of: arguments[2]),
+                items: arguments[3], options: arguments[4], invocation: invocation)
+        case ("Close", 2):
+            g_dbus_method_invocation_return_value(invocation, nil)
+            if let request = requests[Variant.text(of: arguments[1])], request.sender == sender { request.close() }
+        default:
+            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
+        }
+    }
+
+    private func listActivities(items: OpaquePointer, options: OpaquePointer, invocation: OpaquePointer) {
+        restartIdleTimer()
+        do {
+            let call = try ServiceCall(items: items, options: options, fileDescriptors: descriptors(of: invocation))
+            defer { for descriptor in call.descriptors { close(descriptor) } }
+            g_dbus_method_invocation_return_value(invocation, Variant.tuple([try listing(call)]))
+        } catch {
+            returnError(invocation, message(of: error))
+        }
+    }
+
+    private func descriptors(of invocation: OpaquePointer) -> UnsafeMutablePointer<GUnixFDList>? {
+        g_dbus_message_get_unix_fd_list(g_dbus_method_invocation_get_message(invocation))
     }
 
     /// The sheet's activities for a call, offered first, then the rest with their reasons.
@@ -135,35 +215,42 @@ public final class ShareServer {
             sheet.activities.map { entry($0, reason: nil) } + sheet.unavailable.map { entry($0.activity, reason: $0.reason) })
     }
 
+    /// Starts a request for `Share`. A caller on the bus is answered with the request's path;
+    /// the front, which answered the caller with `handle` already, with nothing (an error means
+    /// the request was not taken, and the front tells the caller).
     private func share(
-        sender: String, parentWindow: String, items: OpaquePointer, options: OpaquePointer, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?,
+        sender: String, handle: String?, parentWindow: String, items: OpaquePointer, options: OpaquePointer,
         invocation: OpaquePointer
     ) {
         guard let connection else { return }
+        restartIdleTimer()
         // A token that cannot name the request object is refused by the call itself: a Response
-        // on a path the caller did not expect would never reach it.
-        if let token = Variant.lookup(options, "handle_token") {
+        // on a path the caller did not expect would never reach it. (The front checked its own.)
+        if handle == nil, let token = Variant.lookup(options, "handle_token") {
             defer { g_variant_unref(token) }
-            guard Variant.typeString(of: token) == "s", ServiceCall.isValidToken(Variant.text(of: token)) else {
-                return returnError(invocation, "handle_token must be a string of ASCII letters, digits and _")
+            guard Variant.typeString(of: token) == "s", ServiceNames.isValidToken(Variant.text(of: token)) else {
+                return returnError(invocation, ServiceNames.invalidTokenMessage)
             }
+        }
+        let answer = { (path: String) in
+            g_dbus_method_invocation_return_value(invocation, handle == nil ? Variant.tuple([Variant.objectPath(path)]) : nil)
         }
         var call: ServiceCall
         do {
-            call = try ServiceCall(items: items, options: options, fileDescriptors: fileDescriptors)
+            call = try ServiceCall(items: items, options: options, fileDescriptors: descriptors(of: invocation))
             call.parentWindow = parentWindow
         } catch {
             // The caller still gets a request, at the path its token asked for, and its
             // Response says what was wrong.
-            let path = requestPath(sender: sender, token: ServiceCall.validToken(in: options) ?? generatedToken())
-            g_dbus_method_invocation_return_value(invocation, Variant.tuple([Variant.objectPath(path)]))
+            let path = handle ?? requestPath(sender: sender, token: ServiceCall.validToken(in: options) ?? generatedToken())
+            answer(path)
             let (response, results) = ResultVariant.make(ShareResult(failure: ShareError(.usage, message(of: error))))
             g_dbus_connection_emit_signal(
-                connection, sender, path, "org.sharesheet.Request1", "Response",
+                connection, sender, path, ServiceNames.requestInterface, "Response",
                 Variant.tuple([Variant.uint32(response), results]), nil)
             return
         }
-        let path = requestPath(sender: sender, token: call.token ?? generatedToken())
+        let path = handle ?? requestPath(sender: sender, token: call.token ?? generatedToken())
         guard requests[path] == nil else {
             for descriptor in call.descriptors { close(descriptor) }
             return returnError(invocation, "handle_token \(call.token ?? "") is in use by another request of yours")
@@ -171,12 +258,12 @@ public final class ShareServer {
         let request = ServiceRequest(
             path: path, sender: sender, connection: connection, host: host, call: call,
             onEnd: { [weak self] ended in self?.requestEnded(ended) })
-        guard request.export(interface: interface("org.sharesheet.Request1")) else {
+        guard request.export(interface: interface(ServiceNames.requestInterface)) else {
             for descriptor in call.descriptors { close(descriptor) }
             return returnError(invocation, "cannot make the request object \(path)")
         }
         requests[path] = request
-        g_dbus_method_invocation_return_value(invocation, Variant.tuple([Variant.objectPath(path)]))
+        answer(path)
         // After the reply is on its way, so the caller has the handle before anything happens.
         Task { request.start() }
     }
@@ -186,15 +273,13 @@ public final class ShareServer {
         restartIdleTimer()
     }
 
-    /// `/org/sharesheet/ShareSheet/request/SENDER/TOKEN`, as portals name their requests.
     private func requestPath(sender: String, token: String) -> String {
-        let caller = sender.drop { $0 == ":" }.replacingOccurrences(of: ".", with: "_")
-        return "\(Self.objectPath)/request/\(caller)/\(token)"
+        ServiceNames.requestPath(sender: sender, token: token)
     }
 
     private func generatedToken() -> String {
         generatedTokens += 1
-        return "sharesheet\(generatedTokens)"
+        return ServiceNames.generatedToken(process: getpid(), number: generatedTokens)
     }
 
     private func message(of error: any Error) -> String {
@@ -275,7 +360,19 @@ private let serverMethodCall: GDBusInterfaceMethodCallFunc = { _, sender, _, _, 
     }
 }
 
+/// A call the front passes on, over the peer-to-peer connection (no sender there).
+private let frontMethodCall: GDBusInterfaceMethodCallFunc = { _, _, _, _, method, parameters, invocation, data in
+    nonisolated(unsafe) let parameters = parameters
+    nonisolated(unsafe) let invocation = invocation
+    let box = Unmanaged<ServerBox>.fromOpaque(data!).takeUnretainedValue()
+    let name = method.map { String(cString: $0) } ?? ""
+    MainActor.assumeIsolated {
+        guard let parameters, let invocation else { return }
+        box.server?.handleFromFront(method: name, parameters: parameters, invocation: invocation)
+    }
+}
+
 private let serverGetProperty: GDBusInterfaceGetPropertyFunc = { _, _, _, _, property, _, _ in
     guard let property, String(cString: property) == "version" else { return nil }
-    return g_variant_new_uint32(ShareServer.version)
+    return g_variant_new_uint32(ServiceNames.version)
 }

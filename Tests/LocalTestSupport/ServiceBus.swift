@@ -12,6 +12,10 @@ import Synchronization
 /// stops the whole group when the test process ends without ``stop()``. Give ``environment`` to
 /// clients (``ServiceClient``) and call ``stop()`` at the end, also after a failure.
 public final class ServiceBus: Sendable {
+    /// Resources/dbus/org.sharesheet.ShareSheet.service in this repository.
+    public static let activationFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Resources/dbus/org.sharesheet.ShareSheet.service")
+
     /// The name the share service owns.
     public static let serviceName = "org.sharesheet.ShareSheet"
 
@@ -56,7 +60,8 @@ public final class ServiceBus: Sendable {
     /// accepts connections. Nothing is activated yet.
     /// - Parameters:
     ///   - home: the test home: the bus's folder is made in it, and its environment is the daemon's.
-    ///   - service: the command the bus runs for the name; nil for the built `share --service`.
+    ///   - service: the command the bus runs for the name; nil for the repository's activation
+    ///     file, which runs the built front, `sharesheet-service` (it starts `share --service`).
     ///   - environment: variables added to the daemon's (and so the service's) environment.
     ///   - timeout: seconds the daemon may take to listen.
     /// - Throws: ``PeerError`` with the end of the daemon's log when it does not come up;
@@ -70,19 +75,22 @@ public final class ServiceBus: Sendable {
         for made in [services, temporary] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
         let socket = folder.appendingPathComponent("socket").path
         guard socket.utf8.count < 108 else { throw PeerError("the bus socket path \(socket) is too long (sun_path holds 107 bytes)") }
-        let command: [String]
+        let activation: String
         if let service {
-            command = service
-        } else {
-            guard let share = Share.url else { throw Share.MissingBinary() }
-            command = [share.path, "--service"]
-        }
-        try """
-        [D-BUS Service]
-        Name=\(serviceName)
-        Exec=\(try command.map(execWord).joined(separator: " "))
+            activation = """
+                [D-BUS Service]
+                Name=\(serviceName)
+                Exec=\(try service.map(execWord).joined(separator: " "))
 
-        """.write(to: services.appendingPathComponent("\(serviceName).service"), atomically: true, encoding: .utf8)
+                """
+        } else {
+            // The repository's activation file, as `make install-dbus-service` installs it, with
+            // the build folder for the front's folder: it starts the front, which starts `share`.
+            let front = try Share.sibling("sharesheet-service").path
+            activation = try String(contentsOf: activationFile, encoding: .utf8)
+                .replacingOccurrences(of: "@LIBEXECDIR@/sharesheet-service", with: try execWord(front))
+        }
+        try activation.write(to: services.appendingPathComponent("\(serviceName).service"), atomically: true, encoding: .utf8)
         let configuration = folder.appendingPathComponent("bus.conf")
         try """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"

@@ -1,5 +1,5 @@
 import Foundation
-@testable import ShareService
+import ShareServiceProtocol
 import Testing
 
 @Suite("The service's interface file")

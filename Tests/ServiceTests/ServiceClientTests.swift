@@ -211,7 +211,8 @@ struct ServiceClientTests {
 
         let service = try String(
             contentsOf: prefix.appendingPathComponent("share/dbus-1/services/org.sharesheet.ShareSheet.service"), encoding: .utf8)
-        #expect(service == "[D-BUS Service]\nName=org.sharesheet.ShareSheet\nExec=\"\(installed)\" --service\n")
+        let front = prefix.appendingPathComponent("libexec/sharesheet-service").path
+        #expect(service == "[D-BUS Service]\nName=org.sharesheet.ShareSheet\nExec=\"\(front)\"\n")
 
         let run = "\"\(installed)\" --via-service --gui"
         let nautilus = prefix.appendingPathComponent("share/nautilus/scripts/Share…")

@@ -1,7 +1,7 @@
 /// The service's introspection XML: the text of Resources/dbus/org.sharesheet.ShareSheet1.xml,
 /// which a test compares with this copy, so the code, the file and the docs say the same.
-enum InterfaceXML {
-    static let text = """
+public enum InterfaceXML {
+    public static let text = """
         <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
         <!--
