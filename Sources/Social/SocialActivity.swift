@@ -208,15 +208,38 @@ final class SocialSheetChecks {
     private var configurationLoads: Bool?
     private let accounts: AccountStore.Lookup
 
+    private let configurationFile: URL
+
     init(environment: HostEnvironment) {
         self.environment = environment
-        accounts = AccountStore.Lookup(AccountStore(environment: environment.variables))
+        // Both made from the variables alone, and every sheet of a service is for the same host.
+        let host: Host
+        if let last = Self.lastHost, last.environment == environment {
+            host = last
+        } else {
+            host = Host(
+                environment: environment, accounts: AccountStore(environment: environment.variables),
+                configurationFile: environment.directories.configurationFile)
+            Self.lastHost = host
+        }
+        accounts = AccountStore.Lookup(host.accounts)
+        configurationFile = host.configurationFile
     }
+
+    /// A host environment's account store and configuration file.
+    private struct Host {
+        var environment: HostEnvironment
+        var accounts: AccountStore
+        var configurationFile: URL
+    }
+
+    private static var lastHost: Host?
 
     /// What `SocialComposer(service:host:).route(hasAttachments:hasLink:)` says; nil when that
     /// composer cannot be made (a malformed configuration file).
     func route(for service: SocialService, hasAttachments: Bool, hasLink: Bool) -> SocialComposer.Route? {
-        let loads = configurationLoads ?? ((try? environment.loadConfiguration()) != nil)
+        // The host's loadConfiguration(), from the file's URL made once.
+        let loads = configurationLoads ?? ((try? Configuration.load(file: configurationFile)) != nil)
         configurationLoads = loads
         guard loads else { return nil }
         return SocialComposer.route(

@@ -13,9 +13,12 @@ import ShareSheetSystem
 struct AccountIndex: Sendable {
     /// The list's file.
     let file: URL
+    /// Its path, made once: a sheet reads the list for every call.
+    let path: String
 
     init(directories: XDGDirectories) {
         file = directories.cacheHome.appendingPathComponent("sharesheet/secret-service-accounts", isDirectory: false)
+        path = file.path
     }
 
     private static let header = """
@@ -27,8 +30,8 @@ struct AccountIndex: Sendable {
     /// The services listed, or nil when there is no list to read.
     func read() -> Set<SocialService>? {
         // Each posting activity asks while one sheet is built: read once while it is unchanged.
-        let listed = try? FileCache.value(at: file.path) { () -> Set<SocialService>? in
-            guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        let listed = try? FileCache.value(at: path) { () -> Set<SocialService>? in
+            guard let data = FileManager.default.contents(atPath: path) else { return nil }
             let names = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
             return Set(names.lazy.filter { !$0.hasPrefix("#") }.compactMap { SocialService(rawValue: String($0)) })
         }

@@ -46,6 +46,8 @@ public struct AccountStore: Sendable {
     private let preference: Preference
     /// The fallback file.
     public let tokensFile: URL
+    /// Its path, made once: a sheet looks at the file for every call.
+    private let tokensPath: String
     /// Which services have a token in the Secret Service.
     private let index: AccountIndex
 
@@ -56,6 +58,7 @@ public struct AccountStore: Sendable {
     ) {
         self.environment = environment
         tokensFile = directories.configHome.appendingPathComponent("sharesheet/tokens", isDirectory: false)
+        tokensPath = tokensFile.path
         index = AccountIndex(directories: directories)
         switch environment["SHARESHEET_SECRET_STORE"]?.lowercased() {
         case "file": preference = .file
@@ -149,7 +152,7 @@ public struct AccountStore: Sendable {
     private func secretServiceAccounts() throws -> Set<SocialService> {
         if let listed = index.read() { return listed }
         let outcome = Self.searchedWithoutList.withLock { searched in
-            if let known = searched[index.file.path] { return known }
+            if let known = searched[index.path] { return known }
             let outcome: Result<Set<SocialService>, ShareError>
             do {
                 // No answer (no Secret Service on the bus) is listed as none, so that the next
@@ -162,7 +165,7 @@ public struct AccountStore: Sendable {
             } catch {
                 outcome = .failure(ShareError(.ioError, "the Secret Service failed: \(error)"))
             }
-            searched[index.file.path] = outcome
+            searched[index.path] = outcome
             return outcome
         }
         return try outcome.get()
@@ -314,20 +317,20 @@ public struct AccountStore: Sendable {
 
     private func readFile() throws -> [String: String] {
         var info = stat()
-        guard stat(tokensFile.path, &info) == 0 else {
+        guard stat(tokensPath, &info) == 0 else {
             if errno == ENOENT { return [:] }
-            throw ShareError(.ioError, "\(tokensFile.path): \(String(cString: strerror(errno)))")
+            throw ShareError(.ioError, "\(tokensPath): \(String(cString: strerror(errno)))")
         }
         guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
             throw ShareError(
                 .ioError,
-                "\(tokensFile.path): other users can read it, so its tokens are not used; "
+                "\(tokensPath): other users can read it, so its tokens are not used; "
                     + "run chmod 600 on it, or share accounts add again")
         }
-        let tokens = try FileCache.value(at: tokensFile.path) { () -> [String: String] in
+        let tokens = try FileCache.value(at: tokensPath) { () -> [String: String] in
             let data = try Data(contentsOf: tokensFile)
             guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: String] else {
-                throw ShareError(.badData, "\(tokensFile.path): not a tokens file (a JSON object of strings)")
+                throw ShareError(.badData, "\(tokensPath): not a tokens file (a JSON object of strings)")
             }
             return object
         }
