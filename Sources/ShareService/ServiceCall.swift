@@ -52,14 +52,20 @@ struct ServiceCall {
     // MARK: Items
 
     private mutating func item(_ entry: OpaquePointer, number: Int, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?) throws -> ResolvedItem {
-        let keys = Set(Variant.children(of: entry).map { pair -> String in
-            defer { g_variant_unref(pair) }
-            let key = g_variant_get_child_value(pair, 0)!
-            defer { g_variant_unref(key) }
-            return Variant.text(of: key)
-        })
-        let kinds = keys.intersection(["text", "uri", "fd"])
+        // Which of the three it has, looked up in place; every key is read only to say what is wrong.
+        var kinds: [String] = []
+        for kind in ["text", "uri", "fd"] {
+            guard let value = Variant.lookup(entry, kind) else { continue }
+            g_variant_unref(value)
+            kinds.append(kind)
+        }
         guard kinds.count == 1, let kind = kinds.first else {
+            let keys = Set(Variant.children(of: entry).map { pair -> String in
+                defer { g_variant_unref(pair) }
+                let key = g_variant_get_child_value(pair, 0)!
+                defer { g_variant_unref(key) }
+                return Variant.text(of: key)
+            })
             let found = keys.isEmpty ? "no keys" : "keys " + keys.sorted().joined(separator: ", ")
             throw Problem(message: "item \(number): give exactly one of text, uri or fd (it has \(found))")
         }
