@@ -1,4 +1,5 @@
 import CGIO
+import ShareSheet
 
 /// GVariant values made and read without GLib's variadic calls, which Swift cannot use.
 ///
@@ -22,21 +23,36 @@ enum Variant {
 
     /// An `a{sv}` dictionary, entries in the order given.
     static func dictionary(_ entries: [(String, OpaquePointer)]) -> OpaquePointer {
-        var builder = GVariantBuilder()
-        g_variant_builder_init(&builder, type("a{sv}"))
-        for (key, value) in entries {
-            g_variant_builder_add_value(&builder, g_variant_new_dict_entry(string(key), g_variant_new_variant(value)))
+        var children: [OpaquePointer?] = entries.map { key, value in
+            g_variant_new_dict_entry(self.key(key), g_variant_new_variant(value))
         }
-        return g_variant_builder_end(&builder)
+        return array(of: "{sv}", &children)
     }
 
     /// An array of `a{sv}` dictionaries.
     static func dictionaries(_ values: [OpaquePointer]) -> OpaquePointer {
-        var builder = GVariantBuilder()
-        g_variant_builder_init(&builder, type("aa{sv}"))
-        for value in values { g_variant_builder_add_value(&builder, value) }
-        return g_variant_builder_end(&builder)
+        var children: [OpaquePointer?] = values
+        return array(of: "a{sv}", &children)
     }
+
+    /// An array of `children`, which it takes over; made at once, without a builder's copies.
+    private static func array(of elementType: StaticString, _ children: inout [OpaquePointer?]) -> OpaquePointer {
+        children.withUnsafeMutableBufferPointer { g_variant_new_array(type(elementType), $0.baseAddress, gsize($0.count)) }
+    }
+
+    /// A dictionary key as a string value: the few keys replies use are made once and shared
+    /// (a value is immutable; each dictionary entry takes a reference of its own).
+    private static func key(_ name: String) -> OpaquePointer {
+        keys.withLock { keys in
+            if let kept = keys[name] { return kept }
+            guard keys.count < 64 else { return string(name) }  // floating, as any other value
+            let made = g_variant_ref_sink(string(name))!
+            keys[name] = made
+            return made
+        }
+    }
+
+    private static let keys = Locked<[String: OpaquePointer]>([:])
 
     /// A tuple of `values`, the shape of a method's reply or a signal's arguments.
     static func tuple(_ values: [OpaquePointer?]) -> OpaquePointer {
