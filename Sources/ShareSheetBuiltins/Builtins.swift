@@ -17,17 +17,23 @@ import Social
 public enum Builtins {
     /// Installs every backend this build has into `registry`.
     public static func install(into registry: ActivityRegistry = .shared) {
-        _ = registry
         registry.add(.openIn)
         registry.install(.openIn) { OpenInActivity() }
-        registry.install(.mail) { MailActivity(descriptor: registry.descriptor(for: .mail)!) }
-        registry.install(.message) { MessageActivity(descriptor: registry.descriptor(for: .message)!) }
+        // Looked up once here, not per sheet (a sheet makes every activity afresh), and the
+        // factories do not hold the registry that holds them.
+        let mail = registry.descriptor(for: .mail)
+        let message = registry.descriptor(for: .message)
+        let assignToContact = registry.descriptor(for: .assignToContact)
+        let airDrop = registry.descriptor(for: .airDrop)
+        let print = registry.descriptor(for: .print)
+        registry.install(.mail) { MailActivity(descriptor: mail!) }
+        registry.install(.message) { MessageActivity(descriptor: message!) }
         registry.install(.addToReadingList) { AddToReadingListActivity() }
         registry.install(.saveToCameraRoll) { SaveToPhotosActivity() }
         registry.install(.copyToPasteboard) { CopyActivity() }
-        registry.install(.assignToContact) { AssignToContactActivity(descriptor: registry.descriptor(for: .assignToContact)!) }
-        registry.install(.airDrop) { AirDropActivity(descriptor: registry.descriptor(for: .airDrop)!) }
-        registry.install(.print) { PrintActivity(descriptor: registry.descriptor(for: .print)!) }
+        registry.install(.assignToContact) { AssignToContactActivity(descriptor: assignToContact!) }
+        registry.install(.airDrop) { AirDropActivity(descriptor: airDrop!) }
+        registry.install(.print) { PrintActivity(descriptor: print!) }
         SocialActivities.install(into: registry)  // adds Mastodon; installs X, Facebook, Weibo, Flickr, Vimeo, Mastodon
     }
 }
