@@ -51,7 +51,8 @@ open class FileProvider: ActivityItemProvider, @unchecked Sendable {
     }
 
     static func name(_ filename: String, ensuringExtensionOf type: UTType?) -> String {
-        let safe = filename.replacingOccurrences(of: "/", with: "∕")
+        // Foundation's replacing costs more than the rest of making a provider: only when needed.
+        let safe = filename.contains("/") ? filename.replacingOccurrences(of: "/", with: "∕") : filename
         guard let type, (safe as NSString).pathExtension.isEmpty,
             let ext = type.preferredFilenameExtension
         else { return safe.isEmpty ? "document" : safe }
