@@ -88,14 +88,19 @@ final class ServiceRequest {
     /// The caller's `Close`: dismiss the sheet and cancel the work.
     func close() {
         guard !ended else { return }
+        let presenter = windowPresenter
         if let controller, controller.phase != .idle { controller.dismiss() } else { finish(failure: ShareError(.cancelled, "closed")) }
+        // A result page (a failure stays until closed) is taken away too.
+        presenter?.closeWindow()
     }
 
     /// The caller left the bus: nobody is waiting for a result; cancel everything.
     func callerVanished() {
         guard !ended else { return }
+        let presenter = windowPresenter
         controller?.dismiss()
         if controller == nil { finish(failure: ShareError(.cancelled, "the caller left")) }
+        presenter?.closeWindow()
     }
 
     private func activityType(named name: String) throws -> ActivityType {

@@ -224,6 +224,11 @@ public final class WindowPresenter: Presenter {
         return window
     }
 
+    /// Closes the window whatever it shows: for a window's owner that ends the share from
+    /// outside (the service's caller closed its request or left). Dismiss the controller first
+    /// when it still runs; this only takes the window away, a result page included.
+    public func closeWindow() { close() }
+
     private func close() {
         guard let window, !isClosed else { return }
         page = .none

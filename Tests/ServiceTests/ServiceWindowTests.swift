@@ -74,6 +74,31 @@ struct ServiceWindowTests {
         }
     }
 
+    @Test("Close while the window shows a failure takes the window away and answers 1")
+    func closeTakesAwayTheFailurePage() async throws {
+        let home = try TemporaryHome(prefix: "service-window")
+        defer { home.remove() }
+        // Pictures is a file, so Save to Photos fails and the window shows why until closed.
+        try? FileManager.default.removeItem(at: home.pictures)
+        try FileManager.default.createDirectory(at: home.home, withIntermediateDirectories: true)
+        try Data("not a folder".utf8).write(to: home.home.appendingPathComponent("Pictures", isDirectory: false))
+        let image = try home.file("photo.png", ShareServiceTests.png)
+        let desktop = try DesktopSession.start(in: home.root.appendingPathComponent("desktop", isDirectory: true))
+        defer { desktop.stop() }
+        let bus = try ServiceBus.start(home: home, desktop: desktop)
+        defer { bus.stop() }
+        let client = ServiceClient(bus: bus)
+        let started = try client.start([
+            "share", "--file", image.path + ":image/png", "--activity", "photos", "--token", "window5", "--close-after", "8",
+        ])
+        let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
+        try await driver.wait(name: "Close", role: "push button")
+        let output = try await client.finish(started)
+        let result = try #require(output.objects.last, "client: \(output)")
+        #expect(result["response"] as? Int == 1, "client: \(output); service: \(bus.logTail())")
+        try await driver.waitGone(name: "Close", role: "push button")
+    }
+
     @Test("an interactive Share with an activity skips the sheet: Mail's form opens with the fields given, Escape answers 1")
     func interactiveActivityOpensItsForm() async throws {
         try await withDesktopAndBus { desktop, bus in
