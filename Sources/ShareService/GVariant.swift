@@ -23,9 +23,8 @@ enum Variant {
 
     /// An `a{sv}` dictionary, entries in the order given.
     static func dictionary(_ entries: [(String, OpaquePointer)]) -> OpaquePointer {
-        var children: [OpaquePointer?] = entries.map { key, value in
-            g_variant_new_dict_entry(self.key(key), g_variant_new_variant(value))
-        }
+        var children: [OpaquePointer?] = entries.map { key, value in entry(key, value) }
+        defer { for child in children { g_variant_unref(child) } }
         return array(of: "{sv}", &children)
     }
 
@@ -35,24 +34,43 @@ enum Variant {
         return array(of: "a{sv}", &children)
     }
 
-    /// An array of `children`, which it takes over; made at once, without a builder's copies.
+    /// An array of `children` (floating ones taken over, others referenced, as a builder does),
+    /// made at once, without a builder's copies.
     private static func array(of elementType: StaticString, _ children: inout [OpaquePointer?]) -> OpaquePointer {
         children.withUnsafeMutableBufferPointer { g_variant_new_array(type(elementType), $0.baseAddress, gsize($0.count)) }
     }
 
-    /// A dictionary key as a string value: the few keys replies use are made once and shared
-    /// (a value is immutable; each dictionary entry takes a reference of its own).
-    private static func key(_ name: String) -> OpaquePointer {
-        keys.withLock { keys in
-            if let kept = keys[name] { return kept }
-            guard keys.count < 64 else { return string(name) }  // floating, as any other value
-            let made = g_variant_ref_sink(string(name))!
-            keys[name] = made
-            return made
+    /// The entry `{key: <value>}`, taking over `value`; the caller owns one (not floating)
+    /// reference to it.
+    ///
+    /// Replies repeat the same entries call after call (an activity's name, title and category,
+    /// whether it is offered, its reason), and GLib makes each entry's type afresh under its
+    /// global type lock: an entry of a string or boolean is made once and shared (a value is
+    /// immutable; each dictionary takes a reference of its own). At most 1024 are kept.
+    private static func entry(_ key: String, _ value: OpaquePointer) -> OpaquePointer {
+        let text: String
+        switch typeString(of: value) {
+        case "s": text = "s" + self.text(of: value)
+        case "b": text = g_variant_get_boolean(value) != 0 ? "b1" : "b0"
+        default: return g_variant_ref_sink(g_variant_new_dict_entry(string(key), g_variant_new_variant(value)))
+        }
+        let name = key + "\u{0}" + text
+        g_variant_ref_sink(value)
+        defer { g_variant_unref(value) }
+        return sharedEntries.withLock { entries in
+            // The caller's reference is taken here: another thread may let the kept one go.
+            if let kept = entries[name] { return g_variant_ref(kept) }
+            if entries.count >= 1024 {
+                for kept in entries.values { g_variant_unref(kept) }
+                entries.removeAll()
+            }
+            let made = g_variant_ref_sink(g_variant_new_dict_entry(string(key), g_variant_new_variant(value)))!
+            entries[name] = made
+            return g_variant_ref(made)
         }
     }
 
-    private static let keys = Locked<[String: OpaquePointer]>([:])
+    private static let sharedEntries = Locked<[String: OpaquePointer]>([:])
 
     /// A tuple of `values`, the shape of a method's reply or a signal's arguments.
     static func tuple(_ values: [OpaquePointer?]) -> OpaquePointer {
