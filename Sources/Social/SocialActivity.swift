@@ -82,14 +82,14 @@ public final class SocialActivity: BuiltInActivity {
     /// Why the activity is not offered for these items, or nil; `checks` (the sheet's, or made
     /// for this call) reads the configuration and accounts, else the given composer does.
     private func reason(forActivityItems activityItems: [Any], checks: SocialSheetChecks?) -> String? {
-        guard super.canPerform(withActivityItems: activityItems) else {
+        // The sheet's kinds, each once: whether any is accepted, and whether there are
+        // attachments or a link, depends only on which kinds the accepted items have.
+        let kinds = itemKinds(of: activityItems, distinct: true).filter(descriptor.acceptance.accepts)
+        guard !kinds.isEmpty else {
             // Not super.unavailableReason: it asks canPerform, which is this method again.
             let kinds = itemKinds(of: activityItems).map(\.description)
             return "it takes \(descriptor.acceptance.summary), and got \(kinds.joined(separator: ", "))"
         }
-        // The sheet's kinds, each once: whether there are attachments or a link depends only on
-        // which kinds the accepted items have.
-        let kinds = itemKinds(of: activityItems, distinct: true).filter(descriptor.acceptance.accepts)
         let hasAttachments = kinds.contains { kind in
             switch kind {
             case .fileURL, .image, .asset, .data: return true
