@@ -39,6 +39,11 @@ let callPassedOn: GAsyncReadyCallback = { source, result, data in
     passed.front.passedOn(passed, reply: reply, error: error)
 }
 
+let takeOverDeadline: GSourceFunc = { data in
+    front(data).takeOverDeadlinePassed()
+    return 0
+}
+
 let quitLoop: GSourceFunc = { data in
     front(data).quit()
     return 0

@@ -113,6 +113,18 @@ final class ServiceFront {
             G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_SERVER, nil, nil, workerConnectionMade, data)
         g_free(guid)
         g_object_unref(connection)
+        // A share that neither connects nor ends (stuck loading, say) must not leave callers
+        // waiting on a front that holds the name forever.
+        g_timeout_add_seconds(Self.takeOverSeconds, takeOverDeadline, data)
+    }
+
+    /// How long `share --service` has to take over before the front gives up on it.
+    static let takeOverSeconds: guint = 30
+
+    func takeOverDeadlinePassed() {
+        guard worker == nil, workerFailure == nil else { return }
+        workerFailure = "share --service did not take over within \(Self.takeOverSeconds) s"
+        passOn()
     }
 
     func workerConnected(_ connection: OpaquePointer?, error: String?) {
