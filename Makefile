@@ -35,8 +35,12 @@ bench-service: bootstrap
 # starts about 30 ms sooner (fewer shared libraries to load and bind; BENCHMARKS.md).
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
+# Only the programs that are installed: a plain `swift build` would also build the test support,
+# which needs the Testing module that the static Swift runtime does not have.
+INSTALLED_PRODUCTS = share sharesheet-service sharesheet-clipboard-owner
+
 install: bootstrap
-	$(SWIFT) build $(RELEASE_FLAGS)
+	for product in $(INSTALLED_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 	install -d $(PREFIX)/bin
 	install -m 755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/share" $(PREFIX)/bin/share
 	install -m 755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/sharesheet-clipboard-owner" $(PREFIX)/bin/sharesheet-clipboard-owner
