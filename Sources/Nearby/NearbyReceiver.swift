@@ -21,8 +21,11 @@ public enum NearbyReceiverEvent: Sendable {
     case text(String, from: String)
     /// A transfer was declined.
     case declined(from: String)
-    /// A session ended: every accepted file arrived, or it was cancelled or failed.
+    /// A session ended: every accepted file arrived, or it was cancelled, failed or expired.
     case sessionEnded(from: String, completed: Bool)
+    /// A request was refused with `status` (the protocol's code; 0 when the connection was gone
+    /// before an answer could be sent), for `reason`, in words.
+    case refused(request: String, from: String, status: Int, reason: String)
 }
 
 /// A LocalSend receiver: an HTTPS server (libsoup) with this device's identity that accepts
@@ -33,6 +36,13 @@ public enum NearbyReceiverEvent: Sendable {
 /// SHA-256 digests (400). Files stream into a hidden temporary file in the folder and are moved
 /// to a unique name only when whole; nothing is ever written outside the folder, whatever names
 /// a sender gives.
+///
+/// Survives abuse: the PIN, the session and the size of a JSON body are checked on the headers,
+/// before a byte of the body is kept (a refused body is read and dropped, never held); JSON
+/// bodies are capped (413); a connection that stalls for `Options.timeout` seconds is cut off, and
+/// a session without activity for `Options.sessionExpiry` seconds makes room for the next one;
+/// every connection is closed after its answer. Names, aliases and texts from a peer reach events
+/// only without control characters. Every refusal is reported once, as `.refused`.
 public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
     /// How the receiver behaves.
     public struct Options: Sendable {
@@ -46,6 +56,13 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
         public var port: UInt16 = LocalSend.defaultPort
         /// Announce on the multicast group and answer announcements.
         public var announces: Bool = true
+        /// Seconds a connection may make no progress (TLS handshake, headers, body, answer)
+        /// before it is cut off.
+        public var timeout: UInt32 = 30
+        /// Seconds a session may see no activity before another sender may start one.
+        public var sessionExpiry: Double = 60
+        /// The largest JSON body accepted (`prepare-upload`, `register`), in bytes.
+        public var maxJSONBytes: Int64 = 4 << 20
 
         /// Options for `folder`.
         public init(folder: URL) { self.folder = folder }
@@ -63,6 +80,8 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
     private var session: Session?
     private var deciding = false
     private var uploads: [OpaquePointer: Upload] = [:]
+    /// Chunked JSON bodies being read, with their bytes so far.
+    private var jsonBodies: [OpaquePointer: Int64] = [:]
 
     private final class Session {
         let id = UUID().uuidString
@@ -129,19 +148,40 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
     public var port: UInt16 { server?.port ?? 0 }
 
     /// Creates the folder, starts the server and the announcements.
-    /// - Throws: `ShareError` when the folder or the port cannot be used.
+    /// - Throws: `ShareError` when the folder or the port cannot be used; the folder's error
+    ///   names it.
     public func start() throws {
-        try FileManager.default.createDirectory(at: options.folder, withIntermediateDirectories: true)
-        let api = "/api/localsend/v2/"
+        try Self.prepareFolder(options.folder)
+        // "/" takes every path, so a request for none of ours is refused (and logged) here too.
         server = try SoupServerLoop(
-            certificate: identity.certificate, key: identity.key, port: options.port,
-            paths: [api + "register", api + "info", api + "prepare-upload", api + "upload", api + "cancel"],
-            earlyPaths: [api + "upload"], delegate: self)
+            certificate: identity.certificate, key: identity.key, port: options.port, timeout: max(1, options.timeout),
+            paths: ["/"], earlyPaths: ["/"], delegate: self)
         if options.announces {
             let discovery = NearbyDiscovery(settings: settings, identity: identity, serverPort: port) { _ in }
             try? discovery.start()
             self.discovery = discovery
         }
+    }
+
+    /// Makes `folder` if needed and checks that files can be written there.
+    static func prepareFolder(_ folder: URL) throws {
+        func failure(_ reason: String) -> ShareError {
+            ShareError(.ioError, "receive: cannot receive into \(folder.path): \(reason)")
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            if let underlying, underlying.domain == NSPOSIXErrorDomain {
+                throw failure(String(cString: strerror(Int32(underlying.code))))
+            }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
+                throw failure("it is not a folder")
+            }
+            throw failure(error.localizedDescription)
+        }
+        guard access(folder.path, W_OK | X_OK) == 0 else { throw failure(String(cString: strerror(errno))) }
     }
 
     /// Stops announcing and serving; uploads still running are dropped with their temporary files.
@@ -160,12 +200,31 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
 
     // MARK: Handlers (server thread)
 
+    /// Answers `status`, reports the refusal once and drops whatever of the body is still to come.
+    private func refuse(_ request: SoupRequest, _ status: Int, _ reason: String) {
+        guard !request.isAnswered else { return }
+        request.refuse(status)
+        let name = Self.endpoint(request.path) ?? request.path
+        onEvent(.refused(request: name, from: request.remoteHost, status: status, reason: reason))
+    }
+
+    /// The API's endpoints: the last word of `/api/localsend/v2/WORD`.
+    private static let endpoints: Set<String> = ["register", "info", "prepare-upload", "upload", "cancel"]
+
+    /// The endpoint `path` names exactly, if any.
+    static func endpoint(_ path: String) -> String? {
+        let api = "/api/localsend/v2/"
+        guard path.hasPrefix(api), endpoints.contains(String(path.dropFirst(api.count))) else { return nil }
+        return String(path.dropFirst(api.count))
+    }
+
     func handle(path: String, request: SoupRequest) {
-        switch path.split(separator: "/").last ?? "" {
+        jsonBodies[request.message] = nil
+        switch Self.endpoint(request.path) ?? "" {
         case "register":
-            guard request.method == "POST" else { return request.respond(405) }
+            guard request.method == "POST" else { return refuse(request, 405, "not a POST") }
             if let info = try? JSONDecoder().decode(DeviceInfo.self, from: request.body), info.fingerprint == identity.fingerprint {
-                return request.respond(412)
+                return refuse(request, 412, "it carries our own fingerprint")
             }
             request.respond(200, json: try? JSONEncoder.localSend().encode(ourInfo))
         case "info":
@@ -177,35 +236,55 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
         case "cancel":
             cancel(request)
         default:
-            request.respond(404)
+            refuse(request, 404, "no such path")
         }
     }
 
     private func expireIdleSession() {
         guard let session, !uploads.values.contains(where: { $0.session === session && !$0.done }),
-            Date().timeIntervalSince(session.lastActivity) > 60
+            Date().timeIntervalSince(session.lastActivity) > options.sessionExpiry
         else { return }
         self.session = nil
+        onEvent(.sessionEnded(from: session.sender.alias, completed: false))
+    }
+
+    /// The checks `prepare-upload` passes before its body is read: method, PIN, a free slot.
+    private func admitPrepareUpload(_ request: SoupRequest) -> Bool {
+        guard request.method == "POST" else {
+            refuse(request, 405, "not a POST")
+            return false
+        }
+        if let pin = options.pin, !pin.isEmpty, request.query["pin"] != pin {
+            refuse(request, 401, request.query["pin"] == nil ? "no PIN" : "wrong PIN")
+            return false
+        }
+        expireIdleSession()
+        if session != nil || deciding {
+            refuse(request, 409, "another transfer is running")
+            return false
+        }
+        return true
     }
 
     private func prepareUpload(_ request: SoupRequest) {
-        guard request.method == "POST" else { return request.respond(405) }
-        if let pin = options.pin, !pin.isEmpty, request.query["pin"] != pin { return request.respond(401) }
-        expireIdleSession()
-        if session != nil || deciding { return request.respond(409) }
-        guard let body = try? JSONDecoder().decode(PrepareUploadRequest.self, from: request.body) else {
-            return request.respond(400)
+        guard admitPrepareUpload(request) else { return }
+        guard var body = try? JSONDecoder().decode(PrepareUploadRequest.self, from: request.body) else {
+            return refuse(request, 400, "the offer is not valid JSON for LocalSend")
         }
-        if body.info.fingerprint == identity.fingerprint { return request.respond(412) }
+        if body.info.fingerprint == identity.fingerprint { return refuse(request, 412, "it carries our own fingerprint") }
+        body.info.alias = Self.printable(body.info.alias, limit: 64)
+        body.info.deviceModel = body.info.deviceModel.map { Self.printable($0, limit: 64) }
         if body.files.isEmpty { return request.respond(204) }
         var files: [String: FileOffer] = [:]
         for (id, var offer) in body.files {
-            guard offer.size >= 0, !id.isEmpty else { return request.respond(400) }
+            guard offer.size >= 0, !id.isEmpty else { return refuse(request, 400, "a file has no id or a negative size") }
             offer.fileName = Self.safeName(offer.fileName)
+            offer.preview = offer.preview.map { Self.printable($0, keepingLines: true) }
             files[id] = offer
         }
         let host = request.remoteHost
         let offered = files
+        let sender = body.info
         let textMessage: String? = {
             guard files.count == 1, let only = files.values.first, let preview = only.preview,
                 only.fileType.hasPrefix("text/")
@@ -213,19 +292,19 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
             return preview
         }()
         let offer = NearbyOffer(
-            sender: body.info, host: host, files: files.values.map { ($0.fileName, $0.size) }.sorted { $0.name < $1.name },
+            sender: sender, host: host, files: files.values.map { ($0.fileName, $0.size) }.sorted { $0.name < $1.name },
             text: textMessage)
         let respond: @Sendable (Bool) -> Void = { [self] accepted in
             deciding = false
             guard accepted else {
-                onEvent(.declined(from: body.info.alias))
-                return request.respond(403)
+                onEvent(.declined(from: sender.alias))
+                return refuse(request, 403, "declined")
             }
             if let textMessage {
-                onEvent(.text(textMessage, from: body.info.alias))
+                onEvent(.text(textMessage, from: sender.alias))
                 return request.respond(204)
             }
-            let session = Session(host: host, sender: body.info, files: offered)
+            let session = Session(host: host, sender: sender, files: offered)
             self.session = session
             let answer = PrepareUploadResponse(sessionId: session.id, files: session.tokens)
             request.respond(200, json: try? JSONEncoder.localSend().encode(answer))
@@ -244,29 +323,49 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
         }
     }
 
+    /// After the headers, before the body: uploads are checked and streamed to disk; the other
+    /// requests are refused here when their PIN, method or declared size is wrong, and a chunked
+    /// JSON body is counted as it comes (413 past the cap).
+    func handleEarly(path: String, request: SoupRequest) {
+        guard let name = Self.endpoint(request.path) else { return refuse(request, 404, "no such path") }
+        if name == "upload" { return startUpload(request) }
+        if name == "prepare-upload", !admitPrepareUpload(request) { return }
+        if name == "info" { return }
+        let length = request.contentLength
+        if length > options.maxJSONBytes {
+            return refuse(request, 413, "a JSON body of \(length) bytes (at most \(options.maxJSONBytes))")
+        }
+        if request.isChunked {
+            jsonBodies[request.message] = 0
+            server?.watch(request.message, delegate: self)
+        }
+    }
+
     /// After the headers of an upload: checks session, token and address before a single byte
     /// of the body is stored, then streams the body into a temporary file in the folder.
-    func handleEarly(path: String, request: SoupRequest) {
-        guard request.method == "POST" else { return request.respond(405) }
+    private func startUpload(_ request: SoupRequest) {
+        guard request.method == "POST" else { return refuse(request, 405, "not a POST") }
         guard let sessionId = request.query["sessionId"], let fileId = request.query["fileId"],
             let token = request.query["token"]
-        else { return request.respond(400) }
-        guard let session, session.id == sessionId, session.host == request.remoteHost,
-            let expected = session.tokens[fileId], expected == token, !session.usedTokens.contains(token),
+        else { return refuse(request, 400, "sessionId, fileId or token missing") }
+        guard let session, session.id == sessionId else { return refuse(request, 403, "not the running session") }
+        guard session.host == request.remoteHost else { return refuse(request, 403, "not the session's address") }
+        guard let expected = session.tokens[fileId], expected == token, !session.usedTokens.contains(token),
             let offer = session.files[fileId]
-        else { return request.respond(403) }
+        else { return refuse(request, 403, "a wrong or spent token") }
         // From here on the token is spent, whatever happens to the body.
         session.usedTokens.insert(token)
         let length = request.contentLength
         if length >= 0, length != offer.size {
             fileEnded(fileId, in: session, ok: false)
-            return request.respond(400)
+            return refuse(request, 400, "\(length) bytes announced for a file of \(offer.size)")
         }
         let temporary = options.folder.appendingPathComponent(".\(UUID().uuidString).sharesheet-part")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
             fileEnded(fileId, in: session, ok: false)
-            return request.respond(500)
+            return refuse(request, 500, "cannot write into \(options.folder.path): \(reason)")
         }
         session.lastActivity = Date()
         uploads[request.message] = Upload(
@@ -275,7 +374,15 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
         server?.watch(request.message, delegate: self)
     }
 
-    func gotChunk(message: OpaquePointer, bytes: UnsafeRawBufferPointer) {
+    func gotChunk(message: OpaquePointer, request: SoupRequest, bytes: UnsafeRawBufferPointer) {
+        if let count = jsonBodies[message] {
+            jsonBodies[message] = count + Int64(bytes.count)
+            if count + Int64(bytes.count) > options.maxJSONBytes {
+                jsonBodies[message] = nil
+                refuse(request, 413, "a chunked JSON body past \(options.maxJSONBytes) bytes")
+            }
+            return
+        }
         guard let upload = uploads[message], !upload.broken, !upload.done, upload.descriptor >= 0 else { return }
         upload.received += Int64(bytes.count)
         upload.session.lastActivity = Date()
@@ -298,20 +405,24 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
 
     /// After the whole body: checks size and digest, then moves the file into place.
     private func finishUpload(_ request: SoupRequest) {
-        guard let upload = uploads[request.message] else { return request.respond(403) }
+        guard let upload = uploads[request.message] else { return refuse(request, 403, "no upload was started") }
         uploads[request.message] = nil
         upload.done = true
         let session = upload.session
         guard self.session === session else {
             upload.discard()
-            return request.respond(409)
+            return refuse(request, 409, "its session has ended")
         }
         let digest = upload.digest.finalHex()
         let digestMatches = upload.offer.sha256.map { $0.lowercased() == digest } ?? true
         guard !upload.broken, upload.received == upload.offer.size, digestMatches, fsync(upload.descriptor) == 0 else {
+            let reason =
+                upload.received != upload.offer.size
+                ? "\(upload.received) bytes for a file of \(upload.offer.size)"
+                : digestMatches ? "the file could not be written" : "the SHA-256 does not match"
             upload.discard()
             fileEnded(upload.fileId, in: session, ok: false)
-            return request.respond(400)
+            return refuse(request, 400, reason)
         }
         close(upload.descriptor)
         upload.descriptor = -1
@@ -319,19 +430,24 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
         guard let final = Self.claimUniqueName(upload.offer.fileName, in: options.folder, from: upload.temporary) else {
             upload.discard()
             fileEnded(upload.fileId, in: session, ok: false)
-            return request.respond(500)
+            return refuse(request, 500, "no free name for \(upload.offer.fileName) in \(options.folder.path)")
         }
         onEvent(.received(final, from: session.sender.alias))
         fileEnded(upload.fileId, in: session, ok: true)
         request.respond(200)
     }
 
-    func messageFinished(message: OpaquePointer) {
+    func messageFinished(message: OpaquePointer, request: SoupRequest) {
+        jsonBodies[message] = nil
         guard let upload = uploads.removeValue(forKey: message) else { return }
         guard !upload.done else { return }
         // The sender went away (or was cut off) before the body was whole.
         upload.done = true
         upload.discard()
+        onEvent(
+            .refused(
+                request: "upload", from: upload.session.host, status: 0,
+                reason: "the connection ended (or stalled for \(options.timeout) s) after \(upload.received) of \(upload.offer.size) bytes"))
         if session === upload.session { fileEnded(upload.fileId, in: upload.session, ok: false) }
     }
 
@@ -346,7 +462,7 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
 
     private func cancel(_ request: SoupRequest) {
         guard let session, request.query["sessionId"] == session.id, request.remoteHost == session.host else {
-            return request.respond(403)
+            return refuse(request, 403, "not the running session or not its address")
         }
         for (message, upload) in uploads where upload.session === session {
             upload.done = true
@@ -360,12 +476,33 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
 
     // MARK: Names
 
+    /// Whether `scalar` must never reach a terminal or a file name: C0 and C1 controls, DEL, and
+    /// the bidirectional overrides and isolates that make a name read differently from what it is.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// `text` with every control character replaced by U+FFFD (visibly), newlines and tabs kept
+    /// when `keepingLines`, cut to `limit` characters.
+    static func printable(_ text: String, keepingLines: Bool = false, limit: Int = .max) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let kept = keepingLines && (scalar == "\n" || scalar == "\t")
+            scalars.append(isControl(scalar) && !kept ? "\u{FFFD}" : scalar)
+        }
+        let cleaned = String(scalars)
+        return cleaned.count > limit ? String(cleaned.prefix(limit)) + "…" : cleaned
+    }
+
     /// A name that stays inside the folder whatever a sender sent: the last path component
-    /// (either slash), without NUL or control characters, not `.`/`..`, not hidden, at most 200
-    /// bytes.
+    /// (either slash), control characters replaced by U+FFFD, not `.`/`..`, not hidden, at most
+    /// 200 bytes.
     static func safeName(_ name: String) -> String {
         let lastComponent = name.replacingOccurrences(of: "\\", with: "/").split(separator: "/").last.map(String.init) ?? ""
-        var cleaned = String(String.UnicodeScalarView(lastComponent.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+        var cleaned = printable(lastComponent)
         cleaned = cleaned.trimmingCharacters(in: .whitespaces)
         while cleaned.hasPrefix(".") { cleaned.removeFirst() }
         while cleaned.utf8.count > 200 { cleaned.removeLast() }

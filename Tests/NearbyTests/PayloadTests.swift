@@ -20,12 +20,14 @@ struct DirectAddressTests {
 
 @Suite("Names a sender gives")
 struct SafeNameTests {
-    @Test("path parts, NUL, control characters, dots and hidden names are taken out")
+    @Test("path parts, dots and hidden names are taken out; NUL and control characters replaced visibly")
     func names() {
         #expect(NearbyReceiver.safeName("../escape.txt") == "escape.txt")
         #expect(NearbyReceiver.safeName("/etc/passwd") == "passwd")
         #expect(NearbyReceiver.safeName("C:\\Users\\x\\y.txt") == "y.txt")
-        #expect(NearbyReceiver.safeName("sub/../x\u{0}y\u{7}.txt") == "xy.txt")
+        #expect(NearbyReceiver.safeName("sub/../x\u{0}y\u{7}.txt") == "x\u{FFFD}y\u{FFFD}.txt")
+        #expect(NearbyReceiver.safeName("\u{1B}[31mred\u{9B}\u{202E}txt.exe") == "\u{FFFD}[31mred\u{FFFD}\u{FFFD}txt.exe")
+        #expect(NearbyReceiver.printable("Desk\u{1B}]0;x\u{7}\nnext", keepingLines: true) == "Desk\u{FFFD}]0;x\u{FFFD}\nnext")
         #expect(NearbyReceiver.safeName("..") == "file")
         #expect(NearbyReceiver.safeName("") == "file")
         #expect(NearbyReceiver.safeName("a/") == "a")

@@ -15,6 +15,17 @@ struct SoupRequest: @unchecked Sendable {
         return String(cString: host)
     }
 
+    /// The request's path.
+    var path: String {
+        guard let uri = soup_server_message_get_uri(message), let path = g_uri_get_path(uri) else { return "" }
+        return String(cString: path)
+    }
+
+    /// Whether the body comes chunked (its length is known only at its end).
+    var isChunked: Bool {
+        soup_message_headers_get_encoding(soup_server_message_get_request_headers(message)) == SOUP_ENCODING_CHUNKED
+    }
+
     /// The declared body length, or -1 when the request is chunked.
     var contentLength: Int64 {
         let headers = soup_server_message_get_request_headers(message)
@@ -42,6 +53,17 @@ struct SoupRequest: @unchecked Sendable {
             }
         }
     }
+
+    /// Refuses the request with `status` without keeping its body: what is still to come is read
+    /// and dropped (memory stays flat whatever the sender declared), and the connection closes
+    /// after the answer.
+    func refuse(_ status: Int) {
+        soup_server_message_set_status(message, guint(status), nil)
+        streamBody()
+    }
+
+    /// Whether a status was set already (the request was answered or refused).
+    var isAnswered: Bool { soup_server_message_get_status(message) != 0 }
 
     func pause() { soup_server_message_pause(message) }
     func unpause() { soup_server_message_unpause(message) }
@@ -71,8 +93,8 @@ struct SoupRequest: @unchecked Sendable {
 protocol SoupServerDelegate: AnyObject {
     func handle(path: String, request: SoupRequest)
     func handleEarly(path: String, request: SoupRequest)
-    func gotChunk(message: OpaquePointer, bytes: UnsafeRawBufferPointer)
-    func messageFinished(message: OpaquePointer)
+    func gotChunk(message: OpaquePointer, request: SoupRequest, bytes: UnsafeRawBufferPointer)
+    func messageFinished(message: OpaquePointer, request: SoupRequest)
 }
 
 /// A libsoup HTTPS server running its own GLib main loop on a dedicated thread. Every delegate
@@ -89,7 +111,15 @@ final class SoupServerLoop: @unchecked Sendable {
 
     /// Starts the loop thread, creates the server with `certificate`/`key` and listens on `port`
     /// (0: any free port) on every IPv4 address.
-    init(certificate: URL, key: URL, port: UInt16, paths: [String], earlyPaths: [String], delegate: SoupServerDelegate) throws {
+    ///
+    /// Every connection serves one request and is closed after the answer, and each of its reads
+    /// and writes (the TLS handshake included) fails after `timeout` seconds without progress.
+    /// libsoup 3.2 never releases a kept-alive connection that its client closes (it stays in
+    /// CLOSE_WAIT with its descriptor) and has no timeouts of its own.
+    init(
+        certificate: URL, key: URL, port: UInt16, timeout: UInt32, paths: [String], earlyPaths: [String],
+        delegate: SoupServerDelegate
+    ) throws {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         let box = Unmanaged.passRetained(DelegateBox(delegate))
@@ -110,6 +140,9 @@ final class SoupServerLoop: @unchecked Sendable {
             }
             server = csoup_server_new_tls(tls)
             g_object_unref(UnsafeMutableRawPointer(tls))
+            csoup_signal_connect(
+                UnsafeMutableRawPointer(server), "request-started", unsafeBitCast(requestStarted, to: GCallback.self),
+                Unmanaged.passRetained(TimeoutBox(timeout)).toOpaque(), releaseTimeoutBox)
             for path in paths {
                 soup_server_add_handler(server, path, handlerCallback, box.retain().toOpaque(), releaseBox)
             }
@@ -173,11 +206,14 @@ final class SoupServerLoop: @unchecked Sendable {
             let delegate = Unmanaged<DelegateBox>.fromOpaque(data).takeUnretainedValue().delegate
             var size: gsize = 0
             guard let pointer = g_bytes_get_data(bytes, &size) else { return }
-            delegate?.gotChunk(message: message, bytes: UnsafeRawBufferPointer(start: pointer, count: Int(size)))
+            delegate?.gotChunk(
+                message: message, request: SoupRequest(message: message, query: [:]),
+                bytes: UnsafeRawBufferPointer(start: pointer, count: Int(size)))
         }
         let end: @convention(c) (OpaquePointer?, gpointer?) -> Void = { message, data in
             guard let message, let data else { return }
-            Unmanaged<DelegateBox>.fromOpaque(data).takeUnretainedValue().delegate?.messageFinished(message: message)
+            Unmanaged<DelegateBox>.fromOpaque(data).takeUnretainedValue().delegate?.messageFinished(
+                message: message, request: SoupRequest(message: message, query: [:]))
         }
         let box = Unmanaged.passRetained(DelegateBox(delegate))
         csoup_signal_connect(
@@ -204,6 +240,25 @@ final class SoupServerLoop: @unchecked Sendable {
         var body: () -> Void = {}
         func run() { body() }
     }
+}
+
+/// The read and write timeout of the server's connections, for `request-started`.
+private final class TimeoutBox {
+    let seconds: UInt32
+    init(_ seconds: UInt32) { self.seconds = seconds }
+}
+
+private let releaseTimeoutBox: GClosureNotify = { data, _ in
+    if let data { Unmanaged<TimeoutBox>.fromOpaque(data).release() }
+}
+
+/// A connection's first message (emitted at accept, before the TLS handshake): its socket gets
+/// the timeout, and its answer says the connection closes.
+private let requestStarted: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
+    guard let message, let data else { return }
+    let timeout = Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue().seconds
+    if let socket = soup_server_message_get_socket(message) { g_socket_set_timeout(socket, timeout) }
+    soup_message_headers_replace(soup_server_message_get_response_headers(message), "Connection", "close")
 }
 
 /// Holds the delegate weakly for C callbacks.

@@ -9,8 +9,26 @@ enum ReceiveCommand: ShareSubcommand {
     static let name = "receive"
     static let usage = [
         "share receive [--accept-all] [--pin PIN] [--port N] [--once] [--folder DIR]",
-        "                                                     receive files over LocalSend (AirDrop) into Downloads",
+        "              [--timeout SECONDS]  receive files over LocalSend (AirDrop) into Downloads",
     ]
+
+    /// What `share receive --help` prints.
+    static let help = """
+        usage: share receive [--accept-all] [--pin PIN] [--port N] [--once] [--folder DIR] [--timeout SECONDS]
+
+        Receives files and messages over LocalSend (what AirDrop uses here) from phones and
+        computers running LocalSend or `share --activity airdrop`. Received files' paths go to
+        standard output; offers, refusals and the end of each transfer go to standard error.
+
+          --accept-all       accept every offer without asking (without a terminal, offers are
+                             declined unless this is given)
+          --pin PIN          senders must give this PIN
+          --port N           the TCP port (default 53317)
+          --once             end after the first transfer (exit 0 when it completed)
+          --folder DIR       where files go (default: the Download folder)
+          --timeout SECONDS  cut off a sender that sends nothing for this long (default 30)
+
+        """
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
         var rest = arguments[...]
@@ -23,6 +41,9 @@ enum ReceiveCommand: ShareSubcommand {
                 return value
             }
             switch argument {
+            case "--help", "-h":
+                context.standardOutput.write(help)
+                return .success
             case "--accept-all": options.acceptAll = true
             case "--once": onlyOnce = true
             case "--pin": options.pin = try value()
@@ -31,6 +52,12 @@ enum ReceiveCommand: ShareSubcommand {
                 let text = try value()
                 guard let port = UInt16(text) else { throw ShareError(.usage, "receive: --port needs a port number, got '\(text)'") }
                 options.port = port
+            case "--timeout":
+                let text = try value()
+                guard let seconds = UInt32(text), seconds > 0 else {
+                    throw ShareError(.usage, "receive: --timeout needs a number of seconds, got '\(text)'")
+                }
+                options.timeout = seconds
             default:
                 throw ShareError(.usage, "receive: unknown option '\(argument)' (see share --help)")
             }
@@ -64,6 +91,8 @@ enum ReceiveCommand: ShareSubcommand {
                 case .sessionEnded(let sender, let completed):
                     output.error(completed ? "received everything from \(sender)\n" : "the transfer from \(sender) did not complete\n")
                     if once { ended.continuation.yield(completed) }
+                case .refused(let request, let host, let status, let reason):
+                    output.error("refused \(request) from \(host)\(status > 0 ? " (\(status))" : ""): \(reason)\n")
                 }
                 if once, case .text = event { ended.continuation.yield(true) }
             })
