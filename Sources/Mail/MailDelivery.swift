@@ -71,10 +71,19 @@ public struct MailDelivery: Sendable {
         guard let endpoint = settings.endpoint else {
             throw ShareError(.unavailable, "Mail: no SMTP server is configured ([mail] smtp= or --set smtp=URL)")
         }
-        let outbox = settings.outbox
-        guard let claim = try outbox.claim(id) else {
+        guard let claim = try settings.outbox.claim(id) else {
             throw ShareError(.temporaryFailure, "Mail: \(id) is being sent by another process")
         }
+        return try send(claim, to: endpoint, progress: progress, isCancelled: isCancelled, removeOnCancel: removeOnCancel)
+    }
+
+    /// Sends a claimed message to `endpoint`; see `send(id:progress:isCancelled:removeOnCancel:)`.
+    private func send(
+        _ claim: MailOutbox.Claim, to endpoint: SMTPEndpoint, progress: Progress?,
+        isCancelled: @escaping @Sendable () -> Bool, removeOnCancel: Bool
+    ) throws -> MailResult {
+        let outbox = settings.outbox
+        let id = claim.id
         guard let header = HeaderSection.read(claim.descriptor) else {
             outbox.release(claim)
             throw ShareError(.badData, "Mail: \(id): not a message (no header section)")
@@ -133,10 +142,17 @@ public struct MailDelivery: Sendable {
 
     /// Sends every queued message once; those that fail stay queued. Interrupted messages are
     /// left alone (they may have reached the server): `MailOutbox.retry(_:)` re-queues them.
+    /// A message another process takes first (another flush running at the same time) is left
+    /// to it and has no outcome here: that process sends it and reports it.
     public func flush(progress: Progress? = nil) -> [FlushOutcome] {
-        settings.outbox.entries().filter { $0.state == .queued }.map { entry in
+        settings.outbox.entries().filter { $0.state == .queued }.compactMap { entry in
             do {
-                _ = try send(id: entry.id, progress: nil, isCancelled: { false }, removeOnCancel: false)
+                if let endpoint = settings.endpoint {
+                    guard let claim = try settings.outbox.claim(entry.id) else { return nil }
+                    _ = try send(claim, to: endpoint, progress: nil, isCancelled: { false }, removeOnCancel: false)
+                } else {
+                    _ = try send(id: entry.id, progress: nil, isCancelled: { false }, removeOnCancel: false)
+                }
                 return FlushOutcome(id: entry.id, error: nil)
             } catch let error as ShareError {
                 return FlushOutcome(id: entry.id, error: error)

@@ -69,22 +69,43 @@ public struct MailOutbox: Sendable {
         }
     }
 
-    /// Removes what a writer that died left in `tmp/`: files untouched for 36 hours, as the
-    /// Maildir convention says (a message being written is touched continuously).
+    /// Removes what a writer that died left in `tmp/`: at once when the name says the file was
+    /// written on this host by a process that no longer runs (Maildir names carry the writer's
+    /// PID and host); otherwise, as the Maildir convention says, once it is untouched for 36
+    /// hours (a message being written is touched continuously).
     func removeStaleTemporaries(now: Date = Date()) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: tmp.path)) ?? []
+        var host: String?
         for name in names {
             let url = tmp.appendingPathComponent(name)
             var info = stat()
             guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            if now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > 36 * 3600 { unlink(url.path) }
+            if host == nil { host = Self.host }
+            if let writer = Self.writer(of: name), writer.host == host, WriterProcess.isGone(writer.pid) {
+                unlink(url.path)
+            } else if now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > 36 * 3600 {
+                unlink(url.path)
+            }
         }
+    }
+
+    /// The PID and host in a Maildir name (`time.M…P<pid>R….host`); nil for another shape.
+    static func writer(of name: String) -> (pid: pid_t, host: String)? {
+        let parts = name.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let marker = parts[1].firstIndex(of: "P") else { return nil }
+        let digits = parts[1][parts[1].index(after: marker)...].prefix { $0.isASCII && $0.isNumber }
+        guard let pid = pid_t(digits), pid > 0 else { return nil }
+        return (pid, String(parts[2]))
+    }
+
+    /// This host's name as Maildir names carry it ("/" and ":" escaped).
+    static var host: String {
+        ProcessInfo.processInfo.hostName.replacingOccurrences(of: "/", with: "\\057")
+            .replacingOccurrences(of: ":", with: "\\072")
     }
 
     /// A fresh Maildir name: time, process, random part, host.
     static func uniqueName() -> String {
-        var host = ProcessInfo.processInfo.hostName.replacingOccurrences(of: "/", with: "\\057")
-        host = host.replacingOccurrences(of: ":", with: "\\072")
         let now = Date().timeIntervalSince1970
         let seconds = Int(now)
         let micros = Int((now - Double(seconds)) * 1_000_000)
@@ -96,6 +117,7 @@ public struct MailOutbox: Sendable {
     /// - Returns: its open descriptor and its URL.
     func createTemporary() throws -> (descriptor: Int32, url: URL) {
         try prepare()
+        removeStaleTemporaries()
         let url = tmp.appendingPathComponent(Self.uniqueName())
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -143,7 +165,17 @@ public struct MailOutbox: Sendable {
             return nil
         }
         let target = sending.appendingPathComponent(id)
-        guard rename(source.path, target.path) == 0 else {
+        var moved = rename(source.path, target.path) == 0
+        if !moved, errno == ENOENT, access(sending.path, F_OK) != 0 {
+            // `sending/` is gone (removed by hand, say): make it again rather than take the
+            // message for one another process holds.
+            do { try prepare() } catch {
+                close(descriptor)
+                throw error
+            }
+            moved = rename(source.path, target.path) == 0
+        }
+        guard moved else {
             let code = errno
             close(descriptor)
             if code == ENOENT { return nil }
