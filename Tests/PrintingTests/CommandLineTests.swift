@@ -17,7 +17,9 @@ struct PrintCommandLineTests {
         return folders.map { $0.appendingPathComponent("share") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    private func share(_ arguments: [String], home: URL, cupsServer: String) throws -> Run {
+    private func share(
+        _ arguments: [String], home: URL, cupsServer: String, extraEnvironment: [String: String] = [:]
+    ) throws -> Run {
         let binary = try #require(Self.share, "the share executable was not found next to the test bundle")
         let process = Process()
         process.executableURL = binary
@@ -27,7 +29,7 @@ struct PrintCommandLineTests {
             "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
             "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path, "CUPS_SERVER": cupsServer,
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "COLUMNS": "80",
-        ]
+        ].merging(extraEnvironment) { $1 }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -53,6 +55,37 @@ struct PrintCommandLineTests {
         #expect(run.output == saved.path + "\n")
         #expect(try pdfText(saved).contains("Printed from the command line."))
         #expect(abs(try PDFInfo(saved).pageSize.width - 612) < 0.5)
+    }
+
+    @Test("a killed print's folder in the temporary folder goes at the next print; a running one's stays")
+    func deadWriterFolders() throws {
+        let home = try TemporaryFolder("home")
+        defer { home.remove() }
+        let temporary = home.file("tmp")
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let dead = "sharesheet-print-\(finished.processIdentifier).\(UUID().uuidString)"
+        let alive = "sharesheet-print-\(getpid()).\(UUID().uuidString)"
+        // Names without a PID (before #15) keep the age rule: gone after 36 hours untouched.
+        let oldStale = "sharesheet-print-\(UUID().uuidString)"
+        let oldFresh = "sharesheet-print-\(UUID().uuidString)"
+        for name in [dead, alive, oldStale, oldFresh] {
+            let folder = temporary.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("%PDF-1.4 half".utf8).write(to: folder.appendingPathComponent("document-1.pdf"))
+        }
+        let past = Date().addingTimeInterval(-37 * 3600)
+        try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: temporary.appendingPathComponent(oldStale).path)
+        let text = home.file("page.txt")
+        try "One page.".write(to: text, atomically: true, encoding: .utf8)
+        let run = try share(
+            ["--activity", "print", text.path], home: home.url, cupsServer: "127.0.0.1:\(try PrintPeers.freePort())",
+            extraEnvironment: ["TMPDIR": temporary.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted()
+        #expect(left == [alive, oldFresh].sorted(), "\(left)")
     }
 
     @Test("a corrupt image or a truncated PDF exits 65 naming the item, and no job reaches the printer")

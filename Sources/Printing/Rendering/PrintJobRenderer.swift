@@ -46,7 +46,8 @@ public final class PrintJobRenderer {
             return try PrintableItem.make(from: item)
         }
         guard !self.items.isEmpty else { throw ShareError(.badData, "print: nothing printable among the items") }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sharesheet-print-\(UUID().uuidString)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(Self.folderPrefix)\(getpid()).\(UUID().uuidString)", isDirectory: true)
         for case .renderer(let renderer, let label) in self.items {
             if try Self.layOut(renderer, paper: paper.size(for: self.info.orientation), isCancelled: isCancelled) == 0 {
                 throw ShareError(.badData, "\(label): it has no pages to print")
@@ -55,6 +56,30 @@ public final class PrintJobRenderer {
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// The start of a job's folder name in the temporary folder: `sharesheet-print-PID.UUID`
+    /// (before #15 `sharesheet-print-UUID`, without the PID).
+    static let folderPrefix = "sharesheet-print-"
+
+    /// Removes job folders of ours that a killed print left in `temporary`: at once when the
+    /// PID in the name is no running process, and for names without a PID once they are
+    /// untouched for 36 hours.
+    static func removeAbandonedFolders(in temporary: URL, now: Date = Date()) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary.path) else { return }
+        for name in names where name.hasPrefix(folderPrefix) {
+            let url = temporary.appendingPathComponent(name, isDirectory: true)
+            var info = stat()
+            guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
+            let rest = name.dropFirst(folderPrefix.count)
+            let abandoned: Bool
+            if let dot = rest.firstIndex(of: "."), let pid = pid_t(rest[..<dot]) {
+                abandoned = WriterProcess.isGone(pid)
+            } else {
+                abandoned = now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > 36 * 3600
+            }
+            if abandoned { try? FileManager.default.removeItem(at: url) }
+        }
+    }
 
     /// Pages per item, in order (nil for a PDF whose pages could not be counted).
     public var pageCounts: [Int?] {
@@ -90,6 +115,7 @@ public final class PrintJobRenderer {
     ///   - isCancelled: checked between pages; when it turns true rendering stops with
     ///     `CancellationError` and the temporary files are removed.
     public func render(onPage: (Int) -> Void = { _ in }, isCancelled: () -> Bool = { false }) throws -> [PrintDocument] {
+        Self.removeAbandonedFolders(in: folder.deletingLastPathComponent())
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var documents: [PrintDocument] = []
         var pending: [PrintableItem] = []
