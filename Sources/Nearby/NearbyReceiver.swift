@@ -35,7 +35,8 @@ public enum NearbyReceiverEvent: Sendable {
 /// per file valid once and only from the address that opened the session (403), sizes and
 /// SHA-256 digests (400). Files stream into a hidden temporary file in the folder and are moved
 /// to a unique name only when whole; nothing is ever written outside the folder, whatever names
-/// a sender gives.
+/// a sender gives. A temporary file names its writer's PID, so a receiver that starts removes
+/// those a killed one left (`PartialFiles`).
 ///
 /// Survives abuse: the PIN, the session and the size of a JSON body are checked on the headers,
 /// before a byte of the body is kept (a refused body is read and dropped, never held); JSON
@@ -147,11 +148,13 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
     /// The TCP port the server listens on (after `start()`).
     public var port: UInt16 { server?.port ?? 0 }
 
-    /// Creates the folder, starts the server and the announcements.
+    /// Creates the folder, removes what a killed receiver left in it (`PartialFiles`), starts
+    /// the server and the announcements.
     /// - Throws: `ShareError` when the folder or the port cannot be used; the folder's error
     ///   names it.
     public func start() throws {
         try Self.prepareFolder(options.folder)
+        PartialFiles.removeAbandoned(in: options.folder)
         // "/" takes every path, so a request for none of ours is refused (and logged) here too.
         server = try SoupServerLoop(
             certificate: identity.certificate, key: identity.key, port: options.port, timeout: max(1, options.timeout),
@@ -360,7 +363,7 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
             fileEnded(fileId, in: session, ok: false)
             return refuse(request, 400, "\(length) bytes announced for a file of \(offer.size)")
         }
-        let temporary = options.folder.appendingPathComponent(".\(UUID().uuidString).sharesheet-part")
+        let temporary = options.folder.appendingPathComponent(PartialFiles.newName())
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))

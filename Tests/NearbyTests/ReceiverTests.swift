@@ -19,7 +19,10 @@ struct ReceiverTests {
     }
 
     /// A namespace pair and a receiver `share receive ARGUMENTS` in theirs, aliased "Desk".
-    private func withReceiver(_ arguments: [String], _ body: (Setup, NamespacedProcess) throws -> Void) throws {
+    /// `before` runs first, with the receiver's folders made but nothing started.
+    private func withReceiver(
+        _ arguments: [String], before: (Setup) throws -> Void = { _ in }, _ body: (Setup, NamespacedProcess) throws -> Void
+    ) throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let pair = try NetworkPair()
@@ -28,6 +31,7 @@ struct ReceiverTests {
         let config = setup.receiverHome.appendingPathComponent("config/sharesheet")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try "[nearby]\nalias=Desk\n".write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        try before(setup)
         let receiver = try ShareTool.start(
             ["receive"] + arguments, namespace: pair.theirs, home: setup.receiverHome, log: folder.appendingPathComponent("receiver.log"))
         defer { receiver.stop() }
@@ -138,6 +142,36 @@ struct ReceiverTests {
             let settle = Date().addingTimeInterval(10)
             while Date() < settle, !setup.received().isEmpty { Thread.sleep(forTimeInterval: 0.05) }
             #expect(setup.received().isEmpty, "\(setup.received())\n\(receiver.output)")
+        }
+    }
+
+    @Test("a killed receiver's temporary file goes when the next receiver starts; a running writer's stays")
+    func deadWriterTemporaries() throws {
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count - 1)
+        let hostName = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let dead = ".\(finished.processIdentifier).\(UUID().uuidString).\(hostName).sharesheet-part"
+        let alive = ".\(getpid()).\(UUID().uuidString).\(hostName).sharesheet-part"
+        // A name without a PID (before #15) keeps the age rule: gone after 36 hours untouched.
+        let oldStale = ".\(UUID().uuidString).sharesheet-part"
+        let oldFresh = ".\(UUID().uuidString).sharesheet-part"
+        try withReceiver(["--accept-all"], before: { setup in
+            try FileManager.default.createDirectory(at: setup.downloads, withIntermediateDirectories: true)
+            for name in [dead, alive, oldStale, oldFresh] {
+                try Data("half a file".utf8).write(to: setup.downloads.appendingPathComponent(name))
+            }
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(-37 * 3600)], ofItemAtPath: setup.downloads.appendingPathComponent(oldStale).path)
+        }) { setup, receiver in
+            let file = setup.folder.appendingPathComponent("doc.pdf")
+            try writeRandomFile(file, size: 70_000)
+            let result = try send(["--to", setup.pair.theirAddress, file.path], setup)
+            #expect(result.status == 0, "\(result)\n\(receiver.output)")
+            #expect(setup.received() == [dead, alive, oldStale, oldFresh, "doc.pdf"].filter { $0 != dead && $0 != oldStale }.sorted())
         }
     }
 
