@@ -61,3 +61,36 @@ struct ServiceFrontTests {
         #expect(bus.logText.contains("sharesheet-service: cannot find the share program"), "\(bus.logTail())")
     }
 }
+
+/// The service's idle exit (`SHARESHEET_SERVICE_IDLE_SECONDS`): never while a request is open,
+/// soon after the last call otherwise.
+@Suite("The share service's idle exit")
+struct ServiceIdleTests {
+    @Test("the service ends by itself once idle, but not while a request outlasts the idle time")
+    func idleExit() async throws {
+        let home = try TemporaryHome(prefix: "service-idle")
+        defer { home.remove() }
+        let bus = try ServiceBus.start(home: home, environment: ["SHARESHEET_SERVICE_IDLE_SECONDS": "1"])
+        defer { bus.stop() }
+        let client = ServiceClient(bus: bus)
+
+        // A photo that takes about 3 s to arrive: the request stays open past the idle time.
+        let started = try client.start([
+            "share", "--slow-pipe", "300000:100000", "--activity", "photos", "--interactive", "false", "--announce",
+        ])
+        let pid = try await bus.servicePID()
+        try await Task.sleep(for: .milliseconds(2000))
+        #expect(DesktopSession.isRunning(pid), "the service left while a request was open")
+        let output = try await client.finish(started)
+        #expect(output.objects.last?["response"] as? Int == 0, "\(output)\n\(bus.logTail())")
+
+        // Idle from now on: gone within a few seconds, and the name is free again.
+        var running = true
+        for _ in 0..<100 where running {
+            try await Task.sleep(for: .milliseconds(50))
+            running = DesktopSession.isRunning(pid)
+        }
+        #expect(!running, "the service was still running 5 s after its last request ended")
+        #expect(try await bus.ownerPID() == nil)
+    }
+}
