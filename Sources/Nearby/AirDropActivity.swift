@@ -49,11 +49,27 @@ public final class AirDropActivity: BuiltInActivity {
         }
     }
 
+    /// A device given ahead (`--to`) as an address whose port cannot be one: a usage error
+    /// naming it, instead of a search for a device of that name.
+    private var presetProblem: ShareError? {
+        for target in presetTargets() {
+            if let problem = DirectAddress.portProblem(target) {
+                return ShareError(.usage, "AirDrop: --to \(target): \(problem)")
+            }
+        }
+        return nil
+    }
+
     public override var activityInterface: ActivityInterface? {
+        if presetProblem != nil { return nil }
         if let builtInterface { return builtInterface }
         let interface = makeInterface()
         builtInterface = interface
         return interface
+    }
+
+    public override func perform() {
+        if let problem = presetProblem { activityDidFail(problem) } else { super.perform() }
     }
 
     public override func cancel() {
@@ -99,6 +115,10 @@ public final class AirDropActivity: BuiltInActivity {
                 InterfaceField(id: "pin", label: "PIN", kind: .text, help: "only when the receiver asks for one"),
             ],
             submitTitle: "Send",
+            validate: { values in
+                guard let target = values["to"]?.text, let problem = DirectAddress.portProblem(target) else { return [:] }
+                return ["to": problem]
+            },
             onCancel: { [weak self] in self?.discovery?.stop() },
             onSubmit: { [weak self] values in self?.submit(values) })
     }

@@ -4,33 +4,60 @@ import ShareSheet
 /// A device given by address (`--to HOST[:PORT]`), for networks where multicast is blocked.
 public enum DirectAddress {
     /// Splits `HOST`, `HOST:PORT` or `[IPv6]:PORT`; nil when the text is not an address (an alias
-    /// or a fingerprint).
+    /// or a fingerprint) or its port is not one (see `portProblem(_:)`).
     public static func parse(_ text: String) -> (host: String, port: UInt16)? {
+        if case .address(let host, let port) = read(text) { return (host, port) }
+        return nil
+    }
+
+    /// Why `text`, written as an address with a port, cannot be used: its port is not a number
+    /// from 1 to 65535. nil for a usable address and for text that is no address at all.
+    public static func portProblem(_ text: String) -> String? {
+        guard case .badPort(let port) = read(text) else { return nil }
+        return port.isEmpty ? "the port is missing after ':'" : "the port \(port) is not a number from 1 to 65535"
+    }
+
+    private enum Reading {
+        case address(host: String, port: UInt16)
+        case badPort(String)
+        case notAnAddress
+    }
+
+    private static func read(_ text: String) -> Reading {
         var host = text.trimmingCharacters(in: .whitespaces)
-        var port = LocalSend.defaultPort
+        var portText: Substring?
         if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
+            guard let close = host.firstIndex(of: "]") else { return .notAnAddress }
             let rest = host[host.index(after: close)...]
             let inner = String(host[host.index(after: host.startIndex)..<close])
-            if rest.hasPrefix(":") {
-                guard let value = UInt16(rest.dropFirst()) else { return nil }
-                port = value
-            } else if !rest.isEmpty {
-                return nil
-            }
             var address = in6_addr()
-            return inet_pton(AF_INET6, inner, &address) == 1 ? (inner, port) : nil
+            guard inet_pton(AF_INET6, inner, &address) == 1 else { return .notAnAddress }
+            if rest.hasPrefix(":") {
+                portText = rest.dropFirst()
+            } else if !rest.isEmpty {
+                return .notAnAddress
+            }
+            return port(portText).map { .address(host: inner, port: $0) } ?? .badPort(String(portText ?? ""))
         }
         if let colon = host.lastIndex(of: ":"), host.filter({ $0 == ":" }).count == 1 {
-            guard let value = UInt16(host[host.index(after: colon)...]), value > 0 else { return nil }
-            port = value
+            portText = Substring(String(host[host.index(after: colon)...]))
             host = String(host[..<colon])
         }
-        if IPv4.parse(host) != nil { return (host, port) }
-        // A host name: letters, digits, dots and dashes with at least one dot or an explicit port.
+        // An IPv4 address, or a host name: letters, digits, dots and dashes with at least one dot
+        // or an explicit port.
         let isName = !host.isEmpty && host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
         let looksLikeFingerprint = host.count >= 32 && host.allSatisfy(\.isHexDigit)
-        return isName && !looksLikeFingerprint && (host.contains(".") || text.contains(":")) ? (host, port) : nil
+        guard IPv4.parse(host) != nil || (isName && !looksLikeFingerprint && (host.contains(".") || portText != nil)) else {
+            return .notAnAddress
+        }
+        return port(portText).map { .address(host: host, port: $0) } ?? .badPort(String(portText ?? ""))
+    }
+
+    /// The port in `text` (1–65535), LocalSend's when none is given; nil when it is no port.
+    private static func port(_ text: Substring?) -> UInt16? {
+        guard let text else { return LocalSend.defaultPort }
+        guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = UInt16(text), value > 0 else { return nil }
+        return value
     }
 
     /// Asks the device at `host:port` who it is (`register`), over HTTPS first, learning its

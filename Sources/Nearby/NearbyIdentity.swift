@@ -49,28 +49,75 @@ public struct NearbyIdentity: Sendable {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let newKey = scratch.appendingPathComponent("key.pem")
         let newCertificate = scratch.appendingPathComponent("certificate.pem")
+        guard let openssl = Self.openssl() else {
+            throw ShareError(
+                .unavailable, "AirDrop: cannot make a device certificate: the openssl command is missing (not found in PATH)")
+        }
+        let log = scratch.appendingPathComponent("openssl.log")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.executableURL = openssl
         process.arguments = [
-            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-sha256", "-nodes", "-days", "3650",
+            "req", "-x509", "-newkey", "rsa:2048", "-sha256", "-nodes", "-days", "3650",
             "-subj", "/CN=LocalSend User", "-keyout", newKey.path, "-out", newCertificate.path,
         ]
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         do {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            let errors = try FileHandle(forWritingTo: log)
+            defer { try? errors.close() }
+            process.standardError = errors
             try process.run()
         } catch {
-            throw ShareError(.unavailable, "AirDrop: cannot make a device certificate: the openssl command is missing")
+            throw ShareError(
+                .ioError, "AirDrop: cannot make a device certificate: cannot start \(openssl.path): \(Self.describe(startFailure: error))")
         }
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ShareError(.ioError, "AirDrop: cannot make a device certificate (openssl exited \(process.terminationStatus))")
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let said = (try? String(contentsOf: log, encoding: .utf8))?
+                .split(whereSeparator: \.isNewline).last.map { ": \($0)" } ?? ""
+            let how = process.terminationReason == .exit ? "exited \(process.terminationStatus)" : "was killed by signal \(process.terminationStatus)"
+            throw ShareError(.ioError, "AirDrop: cannot make a device certificate (\(openssl.path) \(how)\(said))")
         }
         chmod(newKey.path, 0o600)
         chmod(newCertificate.path, 0o644)
         guard rename(newKey.path, key.path) == 0, rename(newCertificate.path, certificate.path) == 0 else {
             throw ShareError(.ioError, "AirDrop: \(folder.path): cannot store the device certificate: \(String(cString: strerror(errno)))")
         }
+    }
+}
+
+extension NearbyIdentity {
+    /// The `openssl` program in `PATH`, as a shell would find it; nil when there is none.
+    static func openssl(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> URL? {
+        for folder in (path ?? "/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = URL(fileURLWithPath: folder.isEmpty ? "." : String(folder)).appendingPathComponent("openssl")
+            var info = stat()
+            if stat(candidate.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate.path, X_OK) == 0 {
+                return candidate
+            }
+        }
+        return nil
+    }
+
+    /// Why `Process.run` refused: the system's words for its error, and for a bad descriptor the
+    /// usual cause, a descriptor inherited at or above the open-file limit (which Foundation
+    /// cannot close in the child).
+    static func describe(startFailure error: any Error) -> String {
+        let error = error as NSError
+        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        guard let posix = error.domain == NSPOSIXErrorDomain ? error : underlying?.domain == NSPOSIXErrorDomain ? underlying : nil
+        else { return error.localizedDescription }
+        let code = Int32(posix.code)
+        var text = String(cString: strerror(code))
+        if code == EBADF {
+            var limit = rlimit()
+            getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            let open = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int($0) }
+            if let highest = open.max(), limit.rlim_cur != rlim_t.max, UInt64(highest) >= UInt64(limit.rlim_cur) {
+                text += " (descriptor \(highest) is at or above the open-file limit \(limit.rlim_cur))"
+            }
+        }
+        return text
     }
 }
 
