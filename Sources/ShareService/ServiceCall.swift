@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import ShareServiceProtocol
 import ShareSheet
 import Sharing
 import UniformTypes
@@ -132,7 +133,7 @@ struct ServiceCall {
 
     private mutating func readOptions(_ options: OpaquePointer) throws {
         token = try optionalString(options, "handle_token", item: nil)
-        if let token, !Self.isValidToken(token) {
+        if let token, !ServiceNames.isValidToken(token) {
             throw Problem(message: "handle_token '\(token)' may hold only ASCII letters, digits and _")
         }
         let subject = try optionalString(options, "subject", item: nil)
@@ -178,17 +179,12 @@ struct ServiceCall {
         }
     }
 
-    /// A token may be one element of an object path.
-    static func isValidToken(_ token: String) -> Bool {
-        !token.isEmpty && token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-    }
-
     /// The call's `handle_token` when it is a usable one, whatever else is wrong with the call.
     static func validToken(in options: OpaquePointer) -> String? {
         guard let found = g_variant_lookup_value(options, "handle_token", Variant.type("s")) else { return nil }
         defer { g_variant_unref(found) }
         let token = Variant.text(of: found)
-        return isValidToken(token) ? token : nil
+        return ServiceNames.isValidToken(token) ? token : nil
     }
 
     // MARK: Typed lookups
