@@ -35,9 +35,13 @@ public struct Contact: Sendable, Hashable, CustomStringConvertible {
     }
 
     init(fileURL: URL, document: VCardDocument) {
+        self.init(fileURL: fileURL, version: document.version, properties: document.allProperties)
+    }
+
+    /// A contact from its card's properties: all of them, or at least the ones `reads` keeps.
+    init(fileURL: URL, version: VCardVersion, properties: [Property]) {
         self.fileURL = fileURL
-        version = document.version
-        let properties = document.allProperties
+        self.version = version
         uid = properties.first { $0.name == "UID" }.map { VCardText.unescaped($0.value).trimmingCharacters(in: .whitespaces) }
         formattedName = properties.first { $0.name == "FN" }.map { VCardText.unescaped($0.value) } ?? ""
         nameComponents = properties.first { $0.name == "N" }.map { VCardText.components($0.value) } ?? []
@@ -45,6 +49,16 @@ public struct Contact: Sendable, Hashable, CustomStringConvertible {
             .map { VCardText.unescaped($0.value).trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         photo = properties.first { $0.name == "PHOTO" }.map(ContactPhoto.init(property:))
+    }
+
+    /// Whether a contact needs `property`, the `known` ones kept before it: the first UID, FN,
+    /// N and PHOTO, and every EMAIL.
+    static func reads(_ property: Property, after known: [Property]) -> Bool {
+        switch property.name {
+        case "EMAIL": return true
+        case "UID", "FN", "N", "PHOTO": return !known.contains { $0.name == property.name }
+        default: return false
+        }
     }
 }
 

@@ -106,7 +106,7 @@ public struct ContactBook: Sendable {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
             do {
-                contacts.append(try read(url).contact)
+                contacts.append(try CardFile.contact(at: url))
             } catch let error as ShareError {
                 skipped.append(SkippedCard(fileURL: url, reason: Self.reason(of: error, file: url)))
             }
@@ -126,7 +126,8 @@ public struct ContactBook: Sendable {
         return error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
     }
 
-    /// Reads and parses one card.
+    /// Reads and parses one card, whole: for rewriting it. `CardFile.contact(at:)` reads a
+    /// contact without holding the file.
     /// - Throws: `ShareError(.badData)` naming the file when it is malformed, `.ioError` when it
     ///   cannot be read.
     func read(_ url: URL) throws -> (document: VCardDocument, contact: Contact) {
@@ -299,7 +300,7 @@ public struct ContactBook: Sendable {
             let bytes = document.replacingPhoto(withJPEG: jpeg)
             if isCancelled() { throw ShareError(.cancelled, "\(contact.fileURL.lastPathComponent): cancelled") }
             try AtomicFile.write(Data(bytes), to: contact.fileURL, permissions: Self.permissions(of: contact.fileURL))
-            return try read(contact.fileURL).contact
+            return try CardFile.contact(at: contact.fileURL)
         case .new(let name, let email):
             let uid = UUID().uuidString.lowercased()
             let url = folder.appendingPathComponent(uid + ".vcf")
@@ -308,7 +309,7 @@ public struct ContactBook: Sendable {
                 email: email, photo: jpeg)
             if isCancelled() { throw ShareError(.cancelled, "\(name): cancelled") }
             try AtomicFile.write(Data(bytes), to: url)
-            return try read(url).contact
+            return try CardFile.contact(at: url)
         }
     }
 

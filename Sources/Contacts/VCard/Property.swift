@@ -29,12 +29,14 @@ struct Property: Sendable {
     /// - Throws: a reason, when the line is not `name[;params]:value`.
     init(line: String) throws(VCardSyntaxError) {
         guard line.contains(":") else { throw VCardSyntaxError("a line has no ':' (\(Self.excerpt(line)))") }
-        let scalars = Array(line.unicodeScalars)
-        var index = 0
+        // Walks the scalars by index: the value (a photo can be megabytes) is copied once, at
+        // the end, and never held as an array of scalars.
+        let scalars = line.unicodeScalars
+        var index = scalars.startIndex
         // The name (with an optional group): letters, digits and dashes, then '.', ';' or ':'.
         var words: [String] = []
         var word = ""
-        while index < scalars.count {
+        while index < scalars.endIndex {
             let scalar = scalars[index]
             if scalar == "." {
                 words.append(word)
@@ -46,10 +48,10 @@ struct Property: Sendable {
             } else {
                 throw VCardSyntaxError("a property name has the character \(Self.shown(scalar))")
             }
-            index += 1
+            scalars.formIndex(after: &index)
         }
         words.append(word)
-        guard index < scalars.count else { throw VCardSyntaxError("a line has no ':' (\(Self.excerpt(line)))") }
+        guard index < scalars.endIndex else { throw VCardSyntaxError("a line has no ':' (\(Self.excerpt(line)))") }
         guard words.allSatisfy({ !$0.isEmpty }), words.count <= 2 else {
             throw VCardSyntaxError("a line has no property name (\(Self.excerpt(line)))")
         }
@@ -58,20 +60,20 @@ struct Property: Sendable {
         parameters = []
         // Parameters: ;NAME=value[,value] with values optionally in double quotes.
         while scalars[index] == ";" {
-            index += 1
+            scalars.formIndex(after: &index)
             var parameterName = ""
-            while index < scalars.count, scalars[index] != "=", scalars[index] != ";", scalars[index] != ":" {
+            while index < scalars.endIndex, scalars[index] != "=", scalars[index] != ";", scalars[index] != ":" {
                 parameterName.unicodeScalars.append(scalars[index])
-                index += 1
+                scalars.formIndex(after: &index)
             }
-            guard index < scalars.count else { throw VCardSyntaxError("the \(name) line has no ':'") }
+            guard index < scalars.endIndex else { throw VCardSyntaxError("the \(name) line has no ':'") }
             guard !parameterName.isEmpty else { throw VCardSyntaxError("the \(name) line has an empty parameter") }
             var values: [String] = []
             if scalars[index] == "=" {
-                index += 1
+                scalars.formIndex(after: &index)
                 var current = ""
                 var quoted = false
-                while index < scalars.count {
+                while index < scalars.endIndex {
                     let scalar = scalars[index]
                     if scalar == "\"" {
                         quoted.toggle()
@@ -83,9 +85,9 @@ struct Property: Sendable {
                     } else {
                         current.unicodeScalars.append(scalar)
                     }
-                    index += 1
+                    scalars.formIndex(after: &index)
                 }
-                guard index < scalars.count, !quoted else {
+                guard index < scalars.endIndex, !quoted else {
                     throw VCardSyntaxError("the \(name) line has an unterminated parameter")
                 }
                 values.append(current)
@@ -95,7 +97,7 @@ struct Property: Sendable {
                 parameters.append(("TYPE", [parameterName]))
             }
         }
-        value = String(String.UnicodeScalarView(scalars[(index + 1)...]))
+        value = String(scalars[scalars.index(after: index)...])
     }
 
     /// A character as an error message shows it.

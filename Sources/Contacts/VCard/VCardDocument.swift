@@ -27,60 +27,12 @@ struct VCardDocument: Sendable {
     ///   vCard 3.0 or 4.0.
     init(bytes: [UInt8]) throws(VCardSyntaxError) {
         self.bytes = bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { throw VCardSyntaxError("it starts with a byte-order mark") }
         let lines = ContentLines.split(bytes)
         self.lines = lines
-        var properties: [Property?] = []
-        properties.reserveCapacity(lines.count)
-        var firstProblem: VCardSyntaxError?
-        var lineNumber = 1
-        for line in lines {
-            defer { lineNumber += bytes[line.range].reduce(0) { $0 + ($1 == ContentLines.lineFeed ? 1 : 0) } }
-            if line.isBlank {
-                properties.append(nil)
-                continue
-            }
-            do throws(VCardSyntaxError) {
-                guard let text = String(validating: line.unfolded, as: UTF8.self) else {
-                    throw VCardSyntaxError("not UTF-8 text")
-                }
-                properties.append(try Property(line: text))
-            } catch {
-                if firstProblem == nil { firstProblem = VCardSyntaxError("line \(lineNumber): \(error.description)") }
-                // A stand-in, so that the structure can be checked (and reported) first.
-                properties.append(Property(unparsed: line.unfolded))
-            }
-        }
-        self.properties = properties
-
-        let contentIndices = properties.indices.filter { properties[$0] != nil }
-        guard let first = contentIndices.first, let last = contentIndices.last else {
-            throw VCardSyntaxError("it is empty")
-        }
-        func isMarker(_ index: Int, _ marker: String) -> Bool {
-            guard let property = properties[index] else { return false }
-            return property.name == marker && property.group == nil
-                && property.value.trimmingCharacters(in: .whitespaces).uppercased() == "VCARD"
-        }
-        guard isMarker(first, "BEGIN") else { throw VCardSyntaxError("it does not start with BEGIN:VCARD") }
-        guard first != last, isMarker(last, "END") else { throw VCardSyntaxError("it does not end with END:VCARD") }
-        if let firstProblem { throw firstProblem }
-        for index in contentIndices.dropFirst().dropLast() {
-            let name = properties[index]!.name
-            if name == "BEGIN" || name == "END" {
-                throw VCardSyntaxError("it holds more than one card, or a card inside a card (\(name) on line \(index + 1))")
-            }
-        }
-        let versions = contentIndices.compactMap { properties[$0] }.filter { $0.name == "VERSION" }
-        guard let declared = versions.first else { throw VCardSyntaxError("it has no VERSION") }
-        guard versions.count == 1 else { throw VCardSyntaxError("it has more than one VERSION") }
-        let number = declared.value.trimmingCharacters(in: .whitespaces)
-        guard let version = VCardVersion(rawValue: number) else {
-            throw VCardSyntaxError("vCard version \(number) is not supported (only 3.0 and 4.0)")
-        }
-        self.version = version
-        let breaks = lines.map(\.lineBreak).filter { !$0.isEmpty }
-        lineBreak = breaks.first ?? [ContentLines.carriageReturn, ContentLines.lineFeed]
+        var checker = CardChecker(startsWithBOM: bytes.starts(with: [0xEF, 0xBB, 0xBF]))
+        properties = lines.map { checker.add($0) }
+        version = try checker.finish()
+        lineBreak = checker.lineBreak ?? [ContentLines.carriageReturn, ContentLines.lineFeed]
     }
 
     /// Every property, in order, without the blank lines.

@@ -95,3 +95,57 @@ extension [UInt8] {
         return name == "PHOTO" || name.hasSuffix(".PHOTO")
     }
 }
+
+/// A contacts export of the size that brings trouble: many small cards in one `.vcf` file, every
+/// `photoEvery`th with a large base64 PHOTO, folded at 75 octets with "\r\n", written a piece at
+/// a time so that the test itself stays small.
+enum LargeExport {
+    /// Writes the export to `url`; returns its size in bytes.
+    @discardableResult
+    static func write(to url: URL, cards: Int, photoEvery: Int, photoBytes: Int) throws -> Int {
+        // One photo, folded once and written for every card that has one.
+        var generator = SystemRandomNumberGenerator()
+        let photo = Data((0..<photoBytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let folded = ContentLinesForTests.fold("PHOTO;ENCODING=b;TYPE=JPEG:" + photo.base64EncodedString())
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var size = 0
+        var pending = Data()
+        for index in 0..<cards {
+            var card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:export-\(index)\r\nFN:Person \(index)\r\n"
+            card += "N:\(index);Person;;;\r\nEMAIL;TYPE=INTERNET:person\(index)@example.org\r\n"
+            pending.append(contentsOf: card.utf8)
+            if index % photoEvery == photoEvery - 1 { pending.append(folded) }
+            pending.append(contentsOf: "END:VCARD\r\n".utf8)
+            if pending.count > 1 << 20 {
+                try handle.write(contentsOf: pending)
+                size += pending.count
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        try handle.write(contentsOf: pending)
+        return size + pending.count
+    }
+}
+
+/// Folding for test files, written apart from the module's so that a bug there is not copied.
+enum ContentLinesForTests {
+    /// `line` (ASCII) in physical lines of at most 75 octets, each continuation starting with a
+    /// space, every one ending with "\r\n".
+    static func fold(_ line: String) -> Data {
+        let bytes = Array(line.utf8)
+        var result = Data()
+        var start = 0
+        var width = 75
+        while start < bytes.count {
+            let end = min(start + width, bytes.count)
+            if start > 0 { result.append(0x20) }
+            result.append(contentsOf: bytes[start..<end])
+            result.append(contentsOf: [0x0D, 0x0A])
+            start = end
+            width = 74
+        }
+        return result
+    }
+}

@@ -45,6 +45,16 @@ struct ShareRun {
     func callAsFunction(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> ToolRun {
         let binary = try #require(Self.binary, "the share executable was not found next to the test bundle", sourceLocation: sourceLocation)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        return try await Tools.run(binary.path, arguments, environment: environment, in: folder, sourceLocation: sourceLocation)
+        return try await Tools.run(binary.path, arguments, environment: environment, sourceLocation: sourceLocation)
+    }
+}
+
+extension ShareRun {
+    /// Runs `share` with `arguments` and measures its peak memory.
+    func measuringMemory(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> MeasuredRun {
+        let binary = try #require(Self.binary, "the share executable was not found next to the test bundle", sourceLocation: sourceLocation)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        return try await Tools.runMeasuringMemory(
+            binary.path, arguments, environment: environment, sourceLocation: sourceLocation)
     }
 }
