@@ -13,8 +13,10 @@ public struct CommandContext {
     public var environment: [String: String]
     /// Where relative paths start.
     public var currentDirectory: String
-    /// Reads all of standard input (for the `-` item).
+    /// Reads all of standard input (for subcommands that read a token or a list from it).
     public var readStandardInput: @Sendable () throws -> Data
+    /// The descriptor the `-` item is spooled from: standard input.
+    public var standardInputDescriptor: Int32 = STDIN_FILENO
     /// Where the sheet reads picks and field values.
     public var lines: any LineSource
     /// Standard output.

@@ -32,6 +32,8 @@ public enum ConfigurationKeys {
         "weibo": ["api", "max-characters"],
         "flickr": ["api", "max-characters", "is_public"],
         "vimeo": ["api", "max-characters", "chunk-size"],
+        // Every share: the share layer's StandardInputLimit (`stdin=4G`).
+        "limits": ["stdin"],
     ]
 
     /// The CLI activity names (`share --activity NAME`) that read each group.
@@ -49,6 +51,8 @@ public enum ConfigurationKeys {
         "weibo": ["weibo"],
         "flickr": ["flickr"],
         "vimeo": ["vimeo"],
+        // Read for every share, whatever the activity.
+        "limits": [],
     ]
 
     /// The groups an activity (by CLI name) reads, e.g. `airdrop` → `["nearby"]`.

@@ -71,6 +71,14 @@ public final class ShareHost {
         }
     }
 
+    /// How many bytes the `-` item may bring: `[limits] stdin=`, else 4 GiB (also when the file
+    /// cannot be read: `configurationWarnings()` says why).
+    /// - Throws: `ShareError(.configuration)` naming the key when its value is not a size.
+    public func standardInputLimit() throws -> StandardInputLimit {
+        guard let configuration = try? environment.loadConfiguration() else { return .default }
+        return try StandardInputLimit(configuration: configuration)
+    }
+
     /// The `--set` keys that `activity` neither reads from the configuration nor shows as a
     /// field of `interface`, each with a suggestion when one is close: "--set smtpserver: Mail
     /// has no such setting (did you mean smtp?)".

@@ -53,9 +53,9 @@ struct Runner {
         if invocation.mode.printsResult {
             for warning in host.configurationWarnings() { context.warn(warning) }
         }
-        let resolver = ItemResolver(
-            currentDirectory: context.currentDirectory, readStandardInput: context.readStandardInput)
-        let items = try resolver.resolve(invocation.items)
+        let items = try await resolveItems()
+        // Standard input too large for memory is a private file, gone when the share ends.
+        defer { items.removeSpooledFiles() }
         let controller = try host.controller(
             for: items, presets: invocation.presets, excluding: invocation.exclusions)
 
@@ -71,6 +71,44 @@ struct Runner {
         }
     }
 
+    // MARK: Items
+
+    /// The resolver for this command: its folder, its standard input and `[limits] stdin=`.
+    private func resolver() throws -> ItemResolver {
+        ItemResolver(
+            currentDirectory: context.currentDirectory, standardInput: context.standardInputDescriptor,
+            standardInputLimit: try host.standardInputLimit(), temporaryDirectory: temporaryDirectory)
+    }
+
+    /// `TMPDIR` of the command's environment, when set.
+    private var temporaryDirectory: URL? {
+        guard let folder = context.environment["TMPDIR"], !folder.isEmpty else { return nil }
+        return URL(fileURLWithPath: folder, isDirectory: true)
+    }
+
+    /// The items, read and checked; Ctrl-C while standard input is read stops it and leaves
+    /// nothing behind.
+    private func resolveItems() async throws -> [ResolvedItem] {
+        let resolver = try resolver()
+        let inputs = invocation.items
+        return try await interruptible(inputs.contains(.standardInput)) { try await resolver.resolve(inputs) }
+    }
+
+    /// Runs `work` in a task of its own that Ctrl-C cancels when `watching` (and the context
+    /// catches interrupts), instead of ending the process with a half-written file.
+    private func interruptible<Value: Sendable>(
+        _ watching: Bool, _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let task = Task { try await work() }
+        let watcher = watching && context.catchesInterrupts ? InterruptWatcher { task.cancel() } : nil
+        defer { watcher?.stop() }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
     // MARK: The share service
 
     /// `share --service`: the service on the session bus, until it has been idle a while.
@@ -83,9 +121,17 @@ struct Runner {
 
     /// `share --via-service ITEM…`: the same share, carried out by the share service.
     private func shareThroughService() async throws -> Termination {
+        try ServiceShareRequest.check(invocation)
+        let resolver = try resolver()
+        // Read first (Ctrl-C stops it): text goes as text, the rest as a descriptor.
+        let standardInput = try await interruptible(invocation.items.contains(.standardInput)) {
+            invocation.items.contains(.standardInput) ? try await resolver.resolve(.standardInput) : nil
+        }
+        // The request holds its own descriptor of a spooled file: its name can go at once.
+        defer { standardInput?.spooledFile?.remove() }
         let request = try ServiceShareRequest(
-            invocation: invocation, currentDirectory: context.currentDirectory,
-            readStandardInput: context.readStandardInput, temporaryFolder: context.environment["TMPDIR"] ?? "/tmp")
+            invocation: invocation, resolver: resolver, standardInput: standardInput,
+            temporaryFolder: context.environment["TMPDIR"] ?? "/tmp")
         let result = try await ServiceClient.share(
             request, environment: context.environment, insideMainLoop: context.canOpenWindows,
             catchesInterrupts: context.catchesInterrupts)

@@ -24,16 +24,9 @@ final class ServiceShareRequest {
     /// The descriptors this request opened and closes.
     private let owned: [Int32]
 
-    /// Opens every file operand read-only and puts the rest of the command line in the
-    /// interface's terms; errors are the local command's (a missing file is "photo.jpg: no such
-    /// file", 66).
-    /// - Parameters:
-    ///   - readStandardInput: reads all of standard input, for `-`.
-    ///   - temporaryFolder: where standard input's bytes wait, unlinked, for the service to read.
-    init(
-        invocation: Invocation, currentDirectory: String, readStandardInput: @escaping @Sendable () throws -> Data,
-        temporaryFolder: String
-    ) throws {
+    /// Throws the usage error of an invocation that cannot go to the service, before anything
+    /// is read.
+    static func check(_ invocation: Invocation) throws {
         switch invocation.mode {
         case .list, .explain:
             throw ShareError(.usage, "--via-service works with --activity or the sheet, not with --list or --explain")
@@ -46,7 +39,20 @@ final class ServiceShareRequest {
         if invocation.items.filter({ $0 == .standardInput }).count > 1 {
             throw ShareError(.usage, "- (standard input) can be given only once")
         }
-        let resolver = ItemResolver(currentDirectory: currentDirectory, readStandardInput: readStandardInput)
+    }
+
+    /// Opens every file operand read-only and puts the rest of the command line in the
+    /// interface's terms; errors are the local command's (a missing file is "photo.jpg: no such
+    /// file", 66).
+    /// - Parameters:
+    ///   - resolver: resolves the operands.
+    ///   - standardInput: the `-` item, already resolved; a spooled file is opened here, and
+    ///     the caller may remove its name as soon as this returns.
+    ///   - temporaryFolder: where small non-text input waits, unlinked, for the service to read.
+    init(
+        invocation: Invocation, resolver: ItemResolver, standardInput: ResolvedItem?, temporaryFolder: String
+    ) throws {
+        try Self.check(invocation)
         var items: [[(String, BusValue)]] = []
         var descriptors: [Int32] = []
         var owned: [Int32] = []
@@ -63,13 +69,26 @@ final class ServiceShareRequest {
                 case .text(let text):
                     items.append([("text", .string(text))])
                 case .standardInput:
-                    // Read and sniffed here as `share -` does: text goes as text, an image or
-                    // other bytes as a file of their own.
-                    let resolved = try resolver.resolve(.standardInput)
+                    // Read and sniffed by the caller as `share -` does: text goes as text, an
+                    // image or other bytes as a file of their own.
+                    guard let resolved = standardInput else {
+                        throw ShareError(.ioError, "-: standard input was not read")
+                    }
                     let bytes: (data: Data, name: String, type: UTType)
                     switch resolved.value {
                     case let text as String:
                         items.append([("text", .string(text))])
+                        continue
+                    case let file as URL where resolved.spooledFile != nil:
+                        // Too large for memory: the spooled file's own descriptor.
+                        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+                        if descriptor < 0 {
+                            throw ShareError(.ioError, "-: cannot read standard input: " + ItemResolver.describe(errno: errno))
+                        }
+                        owned.append(descriptor)
+                        let type = resolved.spooledFile?.type
+                        items.append(
+                            descriptorItem(descriptor, name: file.lastPathComponent, mimeType: type?.preferredMIMEType))
                         continue
                     case let image as Image:
                         let data = image.encodedData ?? Data()

@@ -178,6 +178,10 @@ struct SpoolJob: Sendable {
     /// Regular files go through `sendfile` (false: through the buffer, as where the kernel
     /// cannot, which tests cannot otherwise reach).
     var copiesInKernel = true
+    /// What messages call the item, when not its name or "descriptor N" (`-` for standard input).
+    var givenLabel: String?
+    /// The whole message for more than `limit` bytes, when not "LABEL: more than N bytes".
+    var limitMessage: String?
     /// What messages call the item.
-    var label: String { DescriptorSpooler.label(descriptor: descriptor, name: name) }
+    var label: String { givenLabel ?? DescriptorSpooler.label(descriptor: descriptor, name: name) }
 }

@@ -10,16 +10,27 @@ import UniformTypes
 public struct ItemResolver: Sendable {
     /// Where relative paths start.
     public var currentDirectory: String
-    /// Reads all of standard input.
-    public var readStandardInput: @Sendable () throws -> Data
+    /// The descriptor the `-` item reads: standard input.
+    public var standardInput: Int32
+    /// The most bytes `-` may bring.
+    public var standardInputLimit: StandardInputLimit
+    /// Where standard input is spooled; nil for `$TMPDIR`, else `/tmp`.
+    public var temporaryDirectory: URL?
+
+    /// Up to this many bytes, standard input is read into memory and becomes text, an image or
+    /// data as it is sniffed; past it, it stays in its spooled file, shared as a file. 4 MiB:
+    /// more text than anyone types or pastes, and a screenshot or a scanned page or two.
+    public static let inMemoryLimit = 4 << 20
 
     /// Makes a resolver for paths relative to `currentDirectory`.
     public init(
-        currentDirectory: String = FileManager.default.currentDirectoryPath,
-        readStandardInput: @escaping @Sendable () throws -> Data = { try DescriptorReader.readAll(STDIN_FILENO) }
+        currentDirectory: String = FileManager.default.currentDirectoryPath, standardInput: Int32 = STDIN_FILENO,
+        standardInputLimit: StandardInputLimit = .default, temporaryDirectory: URL? = nil
     ) {
         self.currentDirectory = currentDirectory
-        self.readStandardInput = readStandardInput
+        self.standardInput = standardInput
+        self.standardInputLimit = standardInputLimit
+        self.temporaryDirectory = temporaryDirectory
     }
 
     /// URL schemes taken as links even without `//` (RFC 6068 `mailto:`, RFC 5724 `sms:`…).
@@ -28,27 +39,29 @@ public struct ItemResolver: Sendable {
         "sips", "xmpp", "matrix", "magnet", "news", "urn", "data", "bitcoin", "webcal", "skype", "javascript",
     ]
 
-    /// Resolves every item in order.
-    /// - Throws: a `ShareError` naming the first item that cannot be used.
-    public func resolve(_ inputs: [ShareItemInput]) throws -> [ResolvedItem] {
+    /// Resolves every item in order. Items backed by a private file (`spooledFile`) are the
+    /// caller's to remove when the share ends; when resolving fails, nothing is left.
+    /// - Throws: a `ShareError` naming the first item that cannot be used; `.cancelled` when
+    ///   the task is cancelled while standard input is read.
+    public func resolve(_ inputs: [ShareItemInput]) async throws -> [ResolvedItem] {
         if inputs.filter({ $0 == .standardInput }).count > 1 {
             throw ShareError(.usage, "- (standard input) can be given only once")
         }
-        return try inputs.map(resolve)
+        var items: [ResolvedItem] = []
+        do {
+            for input in inputs { items.append(try await resolve(input)) }
+        } catch {
+            items.removeSpooledFiles()
+            throw error
+        }
+        return items
     }
 
-    /// Resolves one item.
-    public func resolve(_ input: ShareItemInput) throws -> ResolvedItem {
+    /// Resolves one item; when it has a `spooledFile`, the caller removes it.
+    public func resolve(_ input: ShareItemInput) async throws -> ResolvedItem {
         switch input {
+        case .standardInput: return try await standardInputItem()
         case .text(let text): return ResolvedItem(value: text, label: Self.quotedLabel(text))
-        case .standardInput:
-            let data: Data
-            do {
-                data = try readStandardInput()
-            } catch {
-                throw ShareError(.ioError, "-: cannot read standard input: \(Self.describe(error))")
-            }
-            return try bytesItem(data, label: "-", name: nil, mimeType: nil, emptyMessage: "standard input is empty")
         case .fileDescriptor(let descriptor, let name, let mimeType):
             let label = name ?? "descriptor \(descriptor)"
             let data: Data
@@ -63,6 +76,43 @@ public struct ItemResolver: Sendable {
                 data, label: name ?? "data", name: name, mimeType: mimeType, emptyMessage: "no bytes")
         case .operand(let operand): return try item(for: operand)
         }
+    }
+
+    // MARK: Standard input
+
+    /// Standard input streamed into a private file (never more than `standardInputLimit`);
+    /// small input is then read back and sniffed as `bytesItem` does, larger input stays a file
+    /// named `stdin.EXT` (the extension from its first bytes) that the item owns.
+    func standardInputItem() async throws -> ResolvedItem {
+        let job = SpoolJob(
+            descriptor: standardInput, name: nil, mimeType: nil, limit: standardInputLimit.byteCount,
+            parent: temporaryDirectory ?? DescriptorSpooler.defaultTemporaryDirectory, givenLabel: "-",
+            limitMessage: standardInputLimit.exceededMessage)
+        let spooled: SpooledFile
+        do {
+            spooled = try await DescriptorSpooler.spool(job)
+        } catch is CancellationError {
+            throw ShareError(.cancelled, "-: reading standard input was interrupted")
+        }
+        if spooled.byteCount <= Int64(Self.inMemoryLimit) {
+            defer { spooled.remove() }
+            let data: Data
+            do {
+                data = try Data(contentsOf: spooled.url)
+            } catch {
+                throw ShareError(.ioError, "-: cannot read standard input: \(Self.describe(error))")
+            }
+            return try bytesItem(data, label: "-", name: nil, mimeType: nil, emptyMessage: "standard input is empty")
+        }
+        let file = spooled.url.deletingLastPathComponent()
+            .appendingPathComponent("stdin." + (spooled.type.preferredFilenameExtension ?? "bin"), isDirectory: false)
+        guard rename(spooled.url.path, file.path) == 0 else {
+            let code = errno
+            spooled.remove()
+            throw ShareError(.ioError, "-: cannot name the copy of standard input: \(Self.describe(errno: code))")
+        }
+        let named = SpooledFile(url: file, byteCount: spooled.byteCount, type: spooled.type)
+        return ResolvedItem(value: file, label: "-", spooledFile: named)
     }
 
     static func quotedLabel(_ text: String) -> String {

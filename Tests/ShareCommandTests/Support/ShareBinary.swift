@@ -23,6 +23,8 @@ enum ShareBinary {
         case bytes([UInt8])
         /// A file holding this text.
         case text(String)
+        /// An existing file, such as `/dev/zero`.
+        case file(String)
     }
 
     /// The `share` built next to the test bundle (SwiftPM puts products and the test bundle in
@@ -99,9 +101,11 @@ enum ShareBinary {
     ///   - prefix: a program and its arguments that run `share` (for example `setpriv …`).
     ///   - timeout: how long the run may take before it is killed and the test fails; the
     ///     command never waits for a person without a terminal, so this only catches a hang.
+    ///   - environment: variables added to (or replacing) the usual ones.
     static func run(
         _ arguments: [String], in folder: URL, input: Input = .null, prefix: [String] = [], program: String? = nil,
-        timeout: Double = 60, sourceLocation: SourceLocation = #_sourceLocation
+        timeout: Double = 60, environment extraEnvironment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Run {
         let binary = try #require(url, "the share executable was not found next to the test bundle")
         let process = Process()
@@ -116,7 +120,7 @@ enum ShareBinary {
             process.arguments = Array(prefix.dropFirst()) + [binary.path] + arguments
         }
         process.currentDirectoryURL = folder
-        process.environment = environment(in: folder)
+        process.environment = environment(in: folder).merging(extraEnvironment) { $1 }
 
         let runID = UUID().uuidString
         let outputURL = folder.appendingPathComponent(".stdout-\(runID)")
@@ -138,6 +142,8 @@ enum ShareBinary {
             let inputURL = folder.appendingPathComponent(".stdin-\(runID)")
             try Data(text.utf8).write(to: inputURL)
             process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        case .file(let path):
+            process.standardInput = FileHandle(forReadingAtPath: path)
         }
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)

@@ -186,7 +186,7 @@ struct SpoolCopy {
     }
 
     private func tooLarge(_ limit: Int64) -> ShareError {
-        ShareError(.badData, "\(label): more than \(limit) bytes")
+        ShareError(.badData, job.limitMessage ?? "\(label): more than \(limit) bytes")
     }
 
     private func describe(_ code: Int32) -> String { ItemResolver.describe(errno: code) }
