@@ -270,8 +270,7 @@ public struct PrintService: Sendable {
         do {
             for document in documents {
                 if cancellation.isCancelled { throw CancellationError() }
-                let data = try Data(contentsOf: document.url)
-                saved.append(try Self.saveUnique(data, name: Self.fileName(for: jobName), in: folder))
+                saved.append(try Self.saveUnique(copying: document.url, name: Self.fileName(for: jobName), in: folder))
             }
         } catch {
             for url in saved { try? FileManager.default.removeItem(at: url) }
@@ -291,9 +290,11 @@ public struct PrintService: Sendable {
         return name.lowercased().hasSuffix(".pdf") ? name : name + ".pdf"
     }
 
-    static func saveUnique(_ data: Data, name: String, in folder: URL) throws -> URL {
+    /// Copies `source` into `folder` under `name` (or `name 2.pdf`…), a block at a time, so a
+    /// document of any size is never held whole.
+    static func saveUnique(copying source: URL, name: String, in folder: URL) throws -> URL {
         let temporary = folder.appendingPathComponent(".\(UUID().uuidString).pdf.tmp")
-        try AtomicFile.write(data, to: temporary)
+        try copy(source, to: temporary)
         defer { unlink(temporary.path) }
         let base = (name as NSString).deletingPathExtension
         for number in 1...10_000 {
@@ -304,5 +305,44 @@ public struct PrintService: Sendable {
             }
         }
         throw ShareError(.ioError, "\(folder.path): no free name for \(name)")
+    }
+
+    /// Writes a copy of `source` at `destination` (a new file), flushed to disk.
+    private static func copy(_ source: URL, to destination: URL) throws {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw ShareError(.ioError, "\(source.lastPathComponent): cannot be read") }
+        defer { close(input) }
+        let output = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else {
+            throw ShareError(.ioError, "\(destination.deletingLastPathComponent().path): cannot save: \(String(cString: strerror(errno)))")
+        }
+        var failure: String?
+        let block = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { block.deallocate() }
+        copying: while true {
+            let count = read(input, block, 1 << 20)
+            if count < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno))
+                break
+            }
+            if count == 0 { break }
+            var written = 0
+            while written < count {
+                let step = write(output, block + written, count - written)
+                if step < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    break copying
+                }
+                written += step
+            }
+        }
+        if failure == nil, fsync(output) != 0 { failure = String(cString: strerror(errno)) }
+        close(output)
+        if let failure {
+            unlink(destination.path)
+            throw ShareError(.ioError, "\(destination.deletingLastPathComponent().path): cannot save: \(failure)")
+        }
     }
 }

@@ -30,6 +30,22 @@ open class SimpleTextPrintFormatter: PrintFormatter {
     func layoutContent() -> PagedTextLayout.Content { .plain(text) }
 }
 
+/// A plain-text file printed as `SimpleTextPrintFormatter` prints its text, read a block at a
+/// time while it is laid out and drawn, so its size does not matter.
+final class TextFilePrintFormatter: SimpleTextPrintFormatter {
+    let url: URL
+    let label: String
+
+    init(url: URL, label: String, font: PrintFont) {
+        self.url = url
+        self.label = label
+        super.init(text: "")
+        self.font = font
+    }
+
+    override func layoutContent() -> PagedTextLayout.Content { .textFile(url, label: label) }
+}
+
 /// Lays out basic HTML across pages through Pango: the UIMarkupTextPrintFormatter equivalent.
 /// Paragraphs, headings, bold, italic, underline, links (printed with their address), lists,
 /// line breaks and preformatted text are kept; other tags keep only their text.
@@ -68,21 +84,25 @@ final class AttributedTextPrintFormatter: MarkupTextPrintFormatter {
     var preparedMarkup = ""
 }
 
-/// The Pango layout a text formatter keeps between being laid out and being drawn.
+/// The paged Pango layout a text formatter keeps between being laid out and being drawn.
 final class FormatterLayout {
     private(set) var layout: PagedTextLayout?
     private(set) var contentRect: CGRect = .zero
 
     var pageCount: Int { layout?.pageCount ?? 0 }
 
+    /// Why drawing stopped short, if it did.
+    var drawingFailure: (any Error)? { layout?.drawingFailure }
+
     func layOut(
         _ content: PagedTextLayout.Content, font: PrintFont, color: Color, alignment: PrintTextAlignment, in rect: CGRect,
-        isCancelled: () -> Bool
+        pageLimit: Int, isCancelled: () -> Bool
     ) throws {
         contentRect = rect
+        layout = nil
         layout = try PagedTextLayout(
             content: content, font: font, color: color, alignment: alignment, width: rect.width, pageHeight: rect.height,
-            isCancelled: isCancelled)
+            pageLimit: pageLimit, isCancelled: isCancelled)
     }
 
     func draw(page: Int, in rect: CGRect, renderer: PrintPageRenderer?) {
@@ -94,7 +114,8 @@ final class FormatterLayout {
 extension PrintFormatter {
     /// Lays the formatter out in the content area of pages of `renderer`, when it is one the
     /// printing module knows; other formatters keep their own `pageCount`.
-    func layOut(for renderer: PrintPageRenderer, isCancelled: () -> Bool) throws {
+    /// - Throws: `PagedTextLayout.TooManyPages` past `pageLimit`; the layout's errors.
+    func layOut(for renderer: PrintPageRenderer, pageLimit: Int, isCancelled: () -> Bool) throws {
         let printable = renderer.printableRect
         let insets = perPageContentInsets
         var rect = CGRect(
@@ -109,17 +130,29 @@ extension PrintFormatter {
         case let attributed as AttributedTextPrintFormatter:
             try attributed.engine.layOut(
                 .markup(attributed.preparedMarkup), font: attributed.font, color: attributed.color, alignment: .natural,
-                in: rect, isCancelled: isCancelled)
+                in: rect, pageLimit: pageLimit, isCancelled: isCancelled)
         case let simple as SimpleTextPrintFormatter:
             try simple.engine.layOut(
                 simple.layoutContent(), font: simple.font, color: simple.color, alignment: simple.textAlignment, in: rect,
-                isCancelled: isCancelled)
+                pageLimit: pageLimit, isCancelled: isCancelled)
         case let markup as MarkupTextPrintFormatter:
             try markup.engine.layOut(
                 .markup(HTMLMarkup.pangoMarkup(fromHTML: markup.markupText)), font: markup.font, color: markup.color,
-                alignment: .natural, in: rect, isCancelled: isCancelled)
+                alignment: .natural, in: rect, pageLimit: pageLimit, isCancelled: isCancelled)
         default:
             break
+        }
+    }
+}
+
+extension PrintFormatter {
+    /// Why drawing the formatter's pages stopped short (its file changed or could not be read
+    /// again), if it did.
+    var drawingFailure: (any Error)? {
+        switch self {
+        case let simple as SimpleTextPrintFormatter: return simple.engine.drawingFailure
+        case let markup as MarkupTextPrintFormatter: return markup.engine.drawingFailure
+        default: return nil
         }
     }
 }

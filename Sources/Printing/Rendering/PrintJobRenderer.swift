@@ -19,7 +19,16 @@ public struct PrintDocument: Sendable {
 /// Every item is checked before anything is drawn, so a bad item fails the job before a page
 /// is rendered or a printer is contacted. The page count is known before the first page is
 /// drawn (`plan`).
+///
+/// Text is laid out and drawn a page at a time, and a text file is read a block at a time, so
+/// memory does not grow with the length of a text; a job of more than `maximumPageCount` pages
+/// is refused before anything is drawn.
 public final class PrintJobRenderer {
+    /// The most pages one job may have: 100,000 (200 reams of paper; about 300 MB of plain
+    /// text in the 10-point monospace face text files print in). Counting the pages of a larger
+    /// text stops as soon as the count passes it.
+    public static let maximumPageCount = 100_000
+
     /// The job's options.
     public let info: PrintInfo
     /// The paper every rendered page uses (turned for landscape jobs; images choose their own
@@ -32,11 +41,14 @@ public final class PrintJobRenderer {
     private let folder: URL
 
     /// Checks `items` and lays them out for `paper`, so the page count is known.
-    /// - Parameter isCancelled: checked between items and between chunks of a long text.
-    /// - Throws: `ShareError` naming the first item that cannot be printed; `CancellationError`.
+    /// - Parameters:
+    ///   - pageLimit: the most pages the job may have (`maximumPageCount` unless given).
+    ///   - isCancelled: checked between items and between chunks of a long text.
+    /// - Throws: `ShareError` naming the first item that cannot be printed or that takes the
+    ///   job past `pageLimit` pages; `CancellationError`.
     public init(
         items: [Any], info: PrintInfo? = nil, paper: PaperSize = .a4, pageSelection: PageRanges? = nil,
-        isCancelled: () -> Bool = { false }
+        pageLimit: Int = PrintJobRenderer.maximumPageCount, isCancelled: () -> Bool = { false }
     ) throws {
         self.info = info ?? items.lazy.compactMap { $0 as? PrintInfo }.first ?? PrintInfo()
         self.paper = paper
@@ -48,11 +60,27 @@ public final class PrintJobRenderer {
         guard !self.items.isEmpty else { throw ShareError(.badData, "print: nothing printable among the items") }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "\(Self.folderPrefix)\(getpid()).\(UUID().uuidString)", isDirectory: true)
-        for case .renderer(let renderer, let label) in self.items {
-            if try Self.layOut(renderer, paper: paper.size(for: self.info.orientation), isCancelled: isCancelled) == 0 {
-                throw ShareError(.badData, "\(label): it has no pages to print")
+        var pages = 0
+        for item in self.items {
+            let label = item.label
+            if case .renderer(let renderer, _) = item {
+                let count: Int
+                do {
+                    count = try Self.layOut(
+                        renderer, paper: paper.size(for: self.info.orientation), pageLimit: pageLimit - pages,
+                        isCancelled: isCancelled)
+                } catch is PagedTextLayout.TooManyPages {
+                    throw Self.tooManyPages(label, limit: pageLimit)
+                }
+                if count == 0 { throw ShareError(.badData, "\(label): it has no pages to print") }
             }
+            pages += item.pageCount ?? 0
+            if pages > pageLimit { throw Self.tooManyPages(label, limit: pageLimit) }
         }
+    }
+
+    private static func tooManyPages(_ label: String, limit: Int) -> ShareError {
+        ShareError(.badData, "\(label): more than \(limit) pages, the most one print job may have")
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
@@ -83,13 +111,7 @@ public final class PrintJobRenderer {
 
     /// Pages per item, in order (nil for a PDF whose pages could not be counted).
     public var pageCounts: [Int?] {
-        items.map { item in
-            switch item {
-            case .pdf(_, _, let count): return count
-            case .image: return 1
-            case .renderer(let renderer, _): return renderer.numberOfPages
-            }
-        }
+        items.map(\.pageCount)
     }
 
     /// The pages that will be drawn (selection applied; pass-through PDFs not counted).
@@ -149,6 +171,7 @@ public final class PrintJobRenderer {
                         renderer.currentContext = CairoPrintContext(cr: writer.cr, paperRect: renderer.paperRect)
                         renderer.drawPage(at: index, in: renderer.printableRect)
                         renderer.currentContext = nil
+                        if let failure = renderer.printFormatters?.lazy.compactMap(\.drawingFailure).first { throw failure }
                         try writer.endPage()
                         drawn += 1
                         onPage(drawn)
@@ -200,12 +223,13 @@ public final class PrintJobRenderer {
 
     /// Gives `renderer` its paper and lays its formatters out; returns its page count.
     @discardableResult
-    static func layOut(_ renderer: PrintPageRenderer, paper: CGSize, isCancelled: () -> Bool) throws -> Int {
+    /// - Throws: `PagedTextLayout.TooManyPages` when a formatter passes `pageLimit` pages.
+    static func layOut(_ renderer: PrintPageRenderer, paper: CGSize, pageLimit: Int, isCancelled: () -> Bool) throws -> Int {
         renderer.paperRect = CGRect(origin: .zero, size: paper)
         renderer.printableRect = renderer.paperRect.insetBy(dx: 18, dy: 18)
         for formatter in renderer.printFormatters ?? [] {
             formatter.printPageRenderer = renderer
-            try formatter.layOut(for: renderer, isCancelled: isCancelled)
+            try formatter.layOut(for: renderer, pageLimit: pageLimit, isCancelled: isCancelled)
         }
         return renderer.numberOfPages
     }

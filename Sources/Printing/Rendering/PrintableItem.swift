@@ -17,6 +17,15 @@ enum PrintableItem {
         }
     }
 
+    /// Its pages, once laid out (nil for a PDF whose pages could not be counted).
+    var pageCount: Int? {
+        switch self {
+        case .pdf(_, _, let count): return count
+        case .image: return 1
+        case .renderer(let renderer, _): return renderer.numberOfPages
+        }
+    }
+
     /// The font plain-text files print in, like a line printer's.
     static let textFileFont = PrintFont(family: "Monospace", size: 10)
 
@@ -42,13 +51,19 @@ enum PrintableItem {
         case let url as URL:
             guard url.isFileURL else { throw ShareError(.badData, "\(url.absoluteString): only local files can be printed") }
             let label = url.lastPathComponent
+            let type = UTType.type(ofFileAt: url)
+            if Self.isPlainText(type) {
+                // Read a block at a time while laid out and drawn, never whole.
+                guard access(url.path, R_OK) == 0 else { throw ShareError(.noInput, "\(label): cannot be read") }
+                return .renderer(wrap(TextFilePrintFormatter(url: url, label: label, font: textFileFont)), label: label)
+            }
             let data: Data
             do {
                 data = try Data(contentsOf: url, options: .mappedIfSafe)
             } catch {
                 throw ShareError(.noInput, "\(label): cannot be read")
             }
-            return try content(data, type: UTType.type(ofFileAt: url), label: label, path: url.path)
+            return try content(data, type: type, label: label, path: url.path)
         case let dataItem as DataItem:
             return try content(dataItem.data, type: dataItem.type, label: dataItem.filename)
         case let data as Data:
@@ -81,6 +96,11 @@ enum PrintableItem {
         return renderer
     }
 
+    /// True for text that is neither PDF, an image nor HTML: what prints as plain text.
+    private static func isPlainText(_ type: UTType) -> Bool {
+        type.conforms(to: .text) && !type.conforms(to: .pdf) && !type.conforms(to: .image) && !type.conforms(to: .html)
+    }
+
     private static func content(_ data: Data, type: UTType, label: String, path: String? = nil) throws -> PrintableItem {
         if type.conforms(to: .pdf) { return try pdf(data, label: label) }
         if type.conforms(to: .image) { return try decodeImage(data, label: label, path: path) }
@@ -96,8 +116,8 @@ enum PrintableItem {
     }
 
     private static func decodeText(_ data: Data, label: String) throws -> String {
-        if let text = String(data: data, encoding: .utf8) { return text }
-        if data.contains(0) { throw ShareError(.badData, "\(label): not text (it holds NUL bytes)") }
+        let holdsNUL = data.withUnsafeBytes { $0.baseAddress.map { memchr($0, 0, data.count) != nil } ?? false }
+        if holdsNUL { throw ShareError(.badData, "\(label): not text (it holds NUL bytes)") }
         return String(decoding: data, as: UTF8.self)
     }
 
