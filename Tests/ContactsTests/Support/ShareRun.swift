@@ -45,7 +45,7 @@ struct ShareRun {
     func callAsFunction(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> ToolRun {
         let binary = try #require(Self.binary, "the share executable was not found next to the test bundle", sourceLocation: sourceLocation)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        return try await Tools.run(binary.path, arguments, environment: environment, sourceLocation: sourceLocation)
+        return try await Tools.run(binary.path, arguments, environment: environment, in: folder, sourceLocation: sourceLocation)
     }
 }
 
