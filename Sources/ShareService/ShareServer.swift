@@ -24,6 +24,7 @@ public final class ShareServer {
     private let warn: (String) -> Void
     /// The socket to the front that started this service, until its calls are taken over.
     private var frontDescriptor: Int32?
+    /// The connection to the front, kept while the front passes its calls on.
     private var front: OpaquePointer?
     private var node: UnsafeMutablePointer<GDBusNodeInfo>?
     private var ownerID: guint = 0
@@ -78,7 +79,7 @@ public final class ShareServer {
         let id = g_dbus_connection_register_object(
             connection, Self.objectPath, interface(ServiceNames.interface), &vtable, box, releaseServerBox, &error)
         if id == 0 {
-            warn("cannot serve \(Self.objectPath): \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
+            warn("cannot serve \(Self.objectPath): \(Self.describe(error))")
             if let error { g_error_free(error) }
             end(status: 70)
         }
@@ -99,7 +100,7 @@ public final class ShareServer {
         defer { if let error { g_error_free(error) } }
         guard let socket = g_socket_new_from_fd(descriptor, &error) else {
             close(descriptor)
-            return warn("cannot use the front's socket: \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
+            return warn("cannot use the front's socket: \(Self.describe(error))")
         }
         let stream = g_socket_connection_factory_create_connection(socket)!
         g_object_unref(socket)
@@ -114,7 +115,7 @@ public final class ShareServer {
                 UnsafeMutableRawPointer(stream).assumingMemoryBound(to: GIOStream.self), nil, flags, nil, nil, &error),
             let workerNode = g_dbus_node_info_new_for_xml(WorkerInterfaceXML.text, &error)
         else {
-            return warn("cannot connect to the front: \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
+            return warn("cannot connect to the front: \(Self.describe(error))")
         }
         defer { g_dbus_node_info_unref(workerNode) }
         self.front = front
@@ -125,7 +126,7 @@ public final class ShareServer {
             front, Self.objectPath, g_dbus_node_info_lookup_interface(workerNode, WorkerInterfaceXML.interface), &vtable, box,
             releaseServerBox, &error) == 0
         {
-            warn("cannot take the front's calls: \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
+            warn("cannot take the front's calls: \(Self.describe(error))")
         }
         g_dbus_connection_start_message_processing(front)
     }
@@ -281,6 +282,11 @@ public final class ShareServer {
     private func generatedToken() -> String {
         generatedTokens += 1
         return ServiceNames.generatedToken(process: getpid(), number: generatedTokens)
+    }
+
+    /// A GLib error's message, for a warning.
+    private static func describe(_ error: UnsafeMutablePointer<GError>?) -> String {
+        error.map { String(cString: $0.pointee.message) } ?? "unknown error"
     }
 
     private func message(of error: any Error) -> String {
