@@ -88,10 +88,12 @@ let package = Package(
         // The sheet as a desktop window: GTK 4 and libadwaita through their C API.
         .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "Sharing", "CGtk"]),
 
+        // GVariant values made and read without GLib's variadic calls (the service, share targets).
+        .target(name: "GVariants", dependencies: ["ShareSheet", "CGIO"]),
         // The share service on the session bus (SPEC §8): GDBus, requests, descriptors.
         .target(
             name: "ShareService",
-            dependencies: ["ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop", "ShareServiceProtocol"]),
+            dependencies: ["ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop", "ShareServiceProtocol", "GVariants"]),
         // The names, paths and interface texts the service and its front share: pure Swift.
         .target(name: "ShareServiceProtocol"),
         // What D-Bus activation starts: GIO only, answers at once, hands over to `share --service`.

@@ -1,3 +1,4 @@
+import GVariants
 import Sharing
 
 /// A share's result as the `Response` signal carries it: 0 done, 1 dismissed or cancelled,

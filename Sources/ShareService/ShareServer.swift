@@ -1,4 +1,5 @@
 import CGIO
+import GVariants
 import Foundation
 import ShareServiceProtocol
 import ShareSheet

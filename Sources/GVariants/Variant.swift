@@ -5,16 +5,18 @@ import ShareSheet
 ///
 /// Every maker returns a floating reference, which the container or the D-Bus call it is handed
 /// to takes over.
-enum Variant {
+public enum Variant {
     /// A GVariantType from a type string that lives as long as the program (a literal).
-    static func type(_ text: StaticString) -> OpaquePointer { OpaquePointer(text.utf8Start) }
+    public static func type(_ text: StaticString) -> OpaquePointer { OpaquePointer(text.utf8Start) }
 
-    static func string(_ value: String) -> OpaquePointer { g_variant_new_string(value) }
-    static func bool(_ value: Bool) -> OpaquePointer { g_variant_new_boolean(value ? 1 : 0) }
-    static func uint32(_ value: UInt32) -> OpaquePointer { g_variant_new_uint32(value) }
-    static func objectPath(_ value: String) -> OpaquePointer { g_variant_new_object_path(value) }
+    public static func string(_ value: String) -> OpaquePointer { g_variant_new_string(value) }
+    public static func bool(_ value: Bool) -> OpaquePointer { g_variant_new_boolean(value ? 1 : 0) }
+    public static func uint32(_ value: UInt32) -> OpaquePointer { g_variant_new_uint32(value) }
+    public static func objectPath(_ value: String) -> OpaquePointer { g_variant_new_object_path(value) }
+    /// The index of a descriptor in the message's descriptor list.
+    public static func handle(_ index: Int32) -> OpaquePointer { g_variant_new_handle(index) }
 
-    static func strings(_ values: [String]) -> OpaquePointer {
+    public static func strings(_ values: [String]) -> OpaquePointer {
         var builder = GVariantBuilder()
         g_variant_builder_init(&builder, type("as"))
         for value in values { g_variant_builder_add_value(&builder, string(value)) }
@@ -22,14 +24,14 @@ enum Variant {
     }
 
     /// An `a{sv}` dictionary, entries in the order given.
-    static func dictionary(_ entries: [(String, OpaquePointer)]) -> OpaquePointer {
+    public static func dictionary(_ entries: [(String, OpaquePointer)]) -> OpaquePointer {
         var children: [OpaquePointer?] = entries.map { key, value in entry(key, value) }
         defer { for child in children { g_variant_unref(child) } }
         return array(of: "{sv}", &children)
     }
 
     /// An array of `a{sv}` dictionaries.
-    static func dictionaries(_ values: [OpaquePointer]) -> OpaquePointer {
+    public static func dictionaries(_ values: [OpaquePointer]) -> OpaquePointer {
         var children: [OpaquePointer?] = values
         return array(of: "a{sv}", &children)
     }
@@ -73,7 +75,7 @@ enum Variant {
     private static let sharedEntries = Locked<[String: OpaquePointer]>([:])
 
     /// A tuple of `values`, the shape of a method's reply or a signal's arguments.
-    static func tuple(_ values: [OpaquePointer?]) -> OpaquePointer {
+    public static func tuple(_ values: [OpaquePointer?]) -> OpaquePointer {
         var children = values
         return children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
     }
@@ -81,27 +83,27 @@ enum Variant {
     // MARK: Reading
 
     /// The children of a container, each with a reference the caller's closure may use.
-    static func children(of container: OpaquePointer) -> [OpaquePointer] {
+    public static func children(of container: OpaquePointer) -> [OpaquePointer] {
         (0..<g_variant_n_children(container)).compactMap { g_variant_get_child_value(container, $0) }
     }
 
     /// Releases references taken with `children(of:)` or `lookup`.
-    static func release(_ values: [OpaquePointer]) {
+    public static func release(_ values: [OpaquePointer]) {
         for value in values { g_variant_unref(value) }
     }
 
     /// The text of a string variant.
-    static func text(of value: OpaquePointer) -> String {
+    public static func text(of value: OpaquePointer) -> String {
         String(cString: g_variant_get_string(value, nil))
     }
 
     /// The type string of a value ("s", "h", "a{ss}").
-    static func typeString(of value: OpaquePointer) -> String {
+    public static func typeString(of value: OpaquePointer) -> String {
         String(cString: g_variant_get_type_string(value))
     }
 
     /// The value of `key` in an `a{sv}` dictionary, whatever its type; nil when absent.
-    static func lookup(_ dictionary: OpaquePointer, _ key: String) -> OpaquePointer? {
+    public static func lookup(_ dictionary: OpaquePointer, _ key: String) -> OpaquePointer? {
         g_variant_lookup_value(dictionary, key, nil)
     }
 }
