@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ShareSheetGTK", targets: ["ShareSheetGTK"]),
         .library(name: "MainLoop", targets: ["MainLoop"]),
         .library(name: "ShareService", targets: ["ShareService"]),
+        .library(name: "ShareTargets", targets: ["ShareTargets"]),
         .executable(name: "share", targets: ["share"]),
         .executable(name: "sharesheet-service", targets: ["sharesheet-service"]),
         .executable(name: "share-bench", targets: ["share-bench"]),
@@ -102,8 +103,11 @@ let package = Package(
         // The interactive terminal sheet.
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),
 
-        // Registers every backend module's built-in activities with the registry.
-        .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet", "OpenIn", "ReadingList", "PhotoLibrary", "Mail", "Nearby", "Contacts", "Pasteboard", "Printing", "Social"]),
+        // Registers every backend module's built-in activities, and the share targets, with the registry.
+        .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet", "OpenIn", "ReadingList", "PhotoLibrary", "Mail", "Nearby", "Contacts", "Pasteboard", "Printing", "Social", "ShareTargets"]),
+        // Share targets (SPEC §9): applications join the sheet with a desktop entry; reached over
+        // D-Bus (org.sharesheet.Target1) or by launching their Exec= line.
+        .target(name: "ShareTargets", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants"]),
 
         // The share layer every front end calls: item resolution, activity names, presets, results.
         .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetSystem", "ShareSheetBuiltins", "UniformTypes"]),

@@ -7,6 +7,7 @@ import PhotoLibrary
 import Printing
 import ReadingList
 import ShareSheet
+import ShareTargets
 import Social
 
 /// Installs the backends of the built-in activities that this build has.
@@ -35,5 +36,7 @@ public enum Builtins {
         registry.install(.airDrop) { AirDropActivity(descriptor: airDrop!) }
         registry.install(.print) { PrintActivity(descriptor: print!) }
         SocialActivities.install(into: registry)  // adds Mastodon; installs X, Facebook, Weibo, Flickr, Vimeo, Mastodon
+        // Installed applications' desktop entries (SPEC §9), before the built-ins of their row.
+        ShareTargetExtensions.install(into: registry)
     }
 }

@@ -50,6 +50,13 @@ public struct XDGDirectories: Sendable {
     /// `$XDG_CACHE_HOME`, or `~/.cache`.
     public var cacheHome: URL { folder("XDG_CACHE_HOME", default: ".cache") }
 
+    /// `$XDG_DATA_DIRS` (absolute entries only), or `/usr/local/share` and `/usr/share`: where
+    /// installed applications' data (desktop entries, D-Bus service files) is, after the data home.
+    public var dataDirs: [URL] {
+        let listed = (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return (listed.isEmpty ? ["/usr/local/share", "/usr/share"] : listed).map { URL(fileURLWithPath: $0, isDirectory: true) }
+    }
+
     /// ShareSheet's own folder under the data home: `$XDG_DATA_HOME/sharesheet`.
     public var shareSheetData: URL { dataHome.appendingPathComponent("sharesheet", isDirectory: true) }
     /// ShareSheet's configuration file: `$XDG_CONFIG_HOME/sharesheet/config`.

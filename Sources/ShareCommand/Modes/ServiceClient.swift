@@ -1,6 +1,7 @@
 import CGIO
 import Foundation
 import ShareSheet
+import ShareSheetSystem
 import ShareSheetTerminal
 import Sharing
 import UniformTypes
@@ -98,7 +99,7 @@ final class ServiceShareRequest {
                     default:
                         throw ShareError(.badData, "-: standard input is neither text nor a file")
                     }
-                    let descriptor = try Self.anonymousFile(holding: bytes.data, in: temporaryFolder)
+                    let descriptor = try UnnamedFile.holding(bytes.data, in: temporaryFolder, name: "-")
                     owned.append(descriptor)
                     items.append(descriptorItem(descriptor, name: bytes.name, mimeType: bytes.type.preferredMIMEType))
                 case .fileDescriptor(let descriptor, let name, let mimeType):
@@ -149,31 +150,6 @@ final class ServiceShareRequest {
 
     deinit {
         for descriptor in owned { close(descriptor) }
-    }
-
-    /// A file with `data`, read from its start, that has no name left in `folder`.
-    private static func anonymousFile(holding data: Data, in folder: String) throws -> Int32 {
-        var template = Array("\(folder)/share-stdin-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if descriptor < 0 {
-            throw ShareError(.ioError, "-: cannot keep standard input in \(folder): " + ItemResolver.describe(errno: errno))
-        }
-        let path = String(cString: template.map { UInt8(bitPattern: $0) })
-        unlink(path)
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        var written = 0
-        while written < data.count {
-            let count = data.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 {
-                let code = errno
-                close(descriptor)
-                throw ShareError(.ioError, "-: cannot keep standard input in \(folder): " + ItemResolver.describe(errno: code))
-            }
-            written += count
-        }
-        lseek(descriptor, 0, SEEK_SET)
-        return descriptor
     }
 }
 

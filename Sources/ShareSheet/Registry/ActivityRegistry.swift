@@ -15,6 +15,8 @@ public final class ActivityRegistry {
     private var factories: [ActivityType: () -> BuiltInActivity] = [:]
     /// The host environment every activity made here reads instead of the process's.
     public var environment: HostEnvironment
+    /// Activities installed applications add (share targets), or nil for built-ins only.
+    public var extensions: (any ActivityExtensionCatalog)?
 
     /// Makes a registry of the given built-ins (the catalog by default), none installed, for
     /// the host `environment` (this process's by default).
@@ -41,19 +43,30 @@ public final class ActivityRegistry {
     /// True when a backend is installed for `type`.
     public func isInstalled(_ type: ActivityType) -> Bool { factories[type] != nil }
 
-    /// The descriptor of a built-in type.
+    /// The descriptor of a built-in type, or of an extension's.
     public func descriptor(for type: ActivityType) -> BuiltInActivityDescriptor? {
-        descriptors.first { $0.type == type }
+        descriptors.first { $0.type == type } ?? extensionDescriptors.first { $0.type == type }
     }
 
-    /// The descriptor whose CLI name or raw type is `name`.
+    /// The descriptor whose CLI name or raw type is `name`: a built-in's, else an extension's.
     public func descriptor(named name: String) -> BuiltInActivityDescriptor? {
-        descriptors.first { $0.name == name || $0.type.rawValue == name }
+        func matches(_ descriptor: BuiltInActivityDescriptor) -> Bool {
+            descriptor.name == name || descriptor.type.rawValue == name
+        }
+        return descriptors.first(where: matches) ?? extensionDescriptors.first(where: matches)
     }
 
-    /// One activity per built-in: the installed backend's, or an unavailable stand-in.
+    /// The descriptors of the extensions installed for this registry's environment.
+    public var extensionDescriptors: [BuiltInActivityDescriptor] {
+        extensions?.descriptors(for: environment) ?? []
+    }
+
+    /// One activity per extension, then one per built-in: the installed backend's, or an
+    /// unavailable stand-in. A sheet offers them in this order, after the application's own.
     public func makeActivities() -> [BuiltInActivity] {
-        descriptors.map { descriptor in
+        var activities = extensions?.makeActivities(for: environment) ?? []
+        for activity in activities { activity.hostEnvironment = environment }
+        activities += descriptors.map { descriptor in
             let activity: BuiltInActivity
             if let reason = descriptor.retiredReason {
                 activity = UnavailableBuiltInActivity(descriptor: descriptor, reason: reason)
@@ -65,5 +78,16 @@ public final class ActivityRegistry {
             activity.hostEnvironment = environment
             return activity
         }
+        return activities
     }
+}
+
+/// Activities that installed applications add to every sheet (share targets, SPEC §9), beside
+/// the built-ins: described like a built-in, made afresh for each sheet.
+@MainActor
+public protocol ActivityExtensionCatalog: AnyObject {
+    /// Every extension installed for `environment`, offered or not.
+    func descriptors(for environment: HostEnvironment) -> [BuiltInActivityDescriptor]
+    /// A fresh activity per extension installed for `environment`, for one sheet.
+    func makeActivities(for environment: HostEnvironment) -> [BuiltInActivity]
 }

@@ -69,9 +69,11 @@ enum Widgets {
         return button
     }
 
-    /// An image from the icon theme: the symbolic variant when the theme has one.
+    /// An image from the icon theme: the symbolic variant when the theme has one. An absolute
+    /// path (a desktop entry's `Icon=` may be one) is read from that file.
     static func themedIcon(_ name: String, size: Int32) -> Widget {
-        let image = gtk_image_new_from_icon_name(IconLookup.bestName(for: name))!
+        let image = name.hasPrefix("/")
+            ? gtk_image_new_from_file(name)! : gtk_image_new_from_icon_name(IconLookup.bestName(for: name))!
         gtk_image_set_pixel_size(cg_image(image), size)
         return image
     }

@@ -15,14 +15,6 @@ public struct ActivityName: Sendable, Equatable, Codable {
     public var category: String
 }
 
-/// An activity that names its own icon from the desktop's icon theme (an application's own, or
-/// a D-Bus caller's custom action); every front end draws it with that icon.
-@MainActor
-public protocol ActivityIconNaming {
-    /// A freedesktop icon name.
-    var iconName: String { get }
-}
-
 /// Turns the names people type (`mail`, `Reading-List`, `com.apple.UIKit.activity.Mail`) into
 /// activity types and back, with "did you mean" when a name is unknown.
 @MainActor
@@ -35,8 +27,8 @@ public struct ActivityNames {
         self.registry = registry
     }
 
-    /// Every built-in's command name, share row first.
-    public var all: [String] { registry.descriptors.map(\.name) }
+    /// Every built-in's command name, share row first, then the installed share targets'.
+    public var all: [String] { (registry.descriptors + registry.extensionDescriptors).map(\.name) }
 
     /// The type of the built-in named `name` (its command name in any case, or its raw type).
     /// - Throws: a usage error with the closest names when nothing has that name.

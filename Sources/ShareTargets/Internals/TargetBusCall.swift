@@ -1,0 +1,166 @@
+import CGIO
+import Foundation
+import GVariants
+import ShareSheet
+import ShareSheetSystem
+
+/// What a target answered: `Share`'s result dictionary (an `Exec=` target's is made here).
+struct TargetReply: Sendable {
+    var completed: Bool?
+    var disposition: String?
+    var location: String?
+    var errorMessage: String?
+}
+
+/// A GCancellable the activity cancels from the main actor while the call blocks a thread.
+final class TargetCancellation: @unchecked Sendable {
+    // GCancellable is thread-safe: cancelling from one thread wakes a call waiting on another.
+    let pointer: UnsafeMutablePointer<GCancellable> = g_cancellable_new()
+
+    func cancel() { g_cancellable_cancel(pointer) }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+}
+
+/// One `org.sharesheet.Target1.Share` call: the items as SPEC §8 gives them (files as
+/// descriptors only), the options, and the reply turned into an outcome or a one-line reason.
+struct TargetBusCall: Sendable {
+    var busName: String
+    var items: [TargetItem]
+    var subject: String?
+    var timeout: Double
+    /// The session bus the host environment names; the process's when nil.
+    var busAddress: String?
+    /// Where bytes are kept in an unnamed file to be passed as a descriptor.
+    var temporaryFolder: String
+
+    static let interface = "org.sharesheet.Target1"
+
+    /// Calls the target and waits for its answer, at most `timeout`.
+    /// - Throws: `ShareError` naming the target's bus name and what went wrong: not installed,
+    ///   no answer in time, gone without answering, refused the call, or cancelled.
+    func perform(cancellable: TargetCancellation) throws -> TargetReply {
+        let connection = try connect(cancellable)
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        let descriptors = g_unix_fd_list_new()!
+        defer { g_object_unref(UnsafeMutableRawPointer(descriptors)) }
+        var entries: [OpaquePointer] = []
+        for item in items { entries.append(try encode(item, into: descriptors)) }
+        var options: [(String, OpaquePointer)] = []
+        if let subject { options.append(("subject", Variant.string(subject))) }
+        let parameters = Variant.tuple([Variant.dictionaries(entries), Variant.dictionary(options)])
+        var error: UnsafeMutablePointer<GError>?
+        let reply = g_dbus_connection_call_with_unix_fd_list_sync(
+            connection, busName, ShareTarget.objectPath(forBusName: busName), Self.interface, "Share", parameters,
+            Variant.type("(a{sv})"), G_DBUS_CALL_FLAGS_NONE, Int32(min(timeout * 1000, Double(Int32.max))), descriptors,
+            nil, cancellable.pointer, &error)
+        guard let reply else { throw failure(&error) }
+        defer { g_variant_unref(reply) }
+        let result = g_variant_get_child_value(reply, 0)!
+        defer { g_variant_unref(result) }
+        return TargetReply(
+            completed: boolean(result, "completed"), disposition: string(result, "disposition"),
+            location: string(result, "location"), errorMessage: string(result, "error-message"))
+    }
+
+    private func connect(_ cancellable: TargetCancellation) throws -> OpaquePointer {
+        var error: UnsafeMutablePointer<GError>?
+        let connection: OpaquePointer?
+        if let busAddress, busAddress != ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] {
+            connection = g_dbus_connection_new_for_address_sync(
+                busAddress,
+                GDBusConnectionFlags(
+                    G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                        | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue), nil, cancellable.pointer, &error)
+        } else {
+            connection = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable.pointer, &error)
+        }
+        guard let connection else {
+            throw ShareError(.unavailable, "\(busName): no session bus: \(DesktopEntryReader.takeMessage(&error))")
+        }
+        return connection
+    }
+
+    /// An item's `a{sv}`: `text`, `uri`, or `fd` with `name` and `mime-type`.
+    private func encode(_ item: TargetItem, into descriptors: UnsafeMutablePointer<GUnixFDList>) throws -> OpaquePointer {
+        switch item {
+        case .text(let text): return Variant.dictionary([("text", Variant.string(text))])
+        case .uri(let uri): return Variant.dictionary([("uri", Variant.string(uri))])
+        case .file(let path, let name, let mimeType):
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+            guard descriptor >= 0 else {
+                throw ShareError(.noInput, "\(path): \(String(cString: strerror(errno)))")
+            }
+            defer { close(descriptor) }
+            return try descriptorEntry(descriptor, name: name, mimeType: mimeType, into: descriptors)
+        case .bytes(let data, let name, let mimeType):
+            let descriptor = try UnnamedFile.holding(data, in: temporaryFolder, name: name)
+            defer { close(descriptor) }
+            return try descriptorEntry(descriptor, name: name, mimeType: mimeType, into: descriptors)
+        }
+    }
+
+    private func descriptorEntry(
+        _ descriptor: Int32, name: String, mimeType: String?, into descriptors: UnsafeMutablePointer<GUnixFDList>
+    ) throws -> OpaquePointer {
+        var error: UnsafeMutablePointer<GError>?
+        // The list keeps a duplicate; the caller closes its own.
+        let index = g_unix_fd_list_append(descriptors, descriptor, &error)
+        guard index >= 0 else { throw ShareError(.ioError, "\(name): \(DesktopEntryReader.takeMessage(&error))") }
+        var entry: [(String, OpaquePointer)] = [("fd", Variant.handle(index)), ("name", Variant.string(name))]
+        if let mimeType { entry.append(("mime-type", Variant.string(mimeType))) }
+        return Variant.dictionary(entry)
+    }
+
+    /// A failed call as a share error: what people need to know, in one line.
+    private func failure(_ error: inout UnsafeMutablePointer<GError>?) -> ShareError {
+        guard let pointer = error else { return ShareError(.unavailable, "\(busName): the call failed") }
+        let domain = pointer.pointee.domain
+        let code = pointer.pointee.code
+        if domain == g_io_error_quark(), code == Int32(G_IO_ERROR_CANCELLED.rawValue) {
+            _ = DesktopEntryReader.takeMessage(&error)
+            return ShareError(.cancelled, "\(busName): cancelled")
+        }
+        if g_dbus_error_is_remote_error(pointer) != 0 { g_dbus_error_strip_remote_error(pointer) }
+        let isTimeout =
+            (domain == g_io_error_quark() && code == Int32(G_IO_ERROR_TIMED_OUT.rawValue))
+            || (domain == g_dbus_error_quark()
+                && (code == Int32(G_DBUS_ERROR_NO_REPLY.rawValue) || code == Int32(G_DBUS_ERROR_TIMEOUT.rawValue)))
+        let serviceUnknown = domain == g_dbus_error_quark() && code == Int32(G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue)
+        let message = DesktopEntryReader.takeMessage(&error)
+        if isTimeout {
+            return ShareError(
+                .temporaryFailure, "\(busName) did not answer within \(Self.seconds(timeout))",
+                hint: "[targets] timeout= gives it longer")
+        }
+        if serviceUnknown {
+            return ShareError(.unavailable, "\(busName) is not running, and no D-Bus service file starts it: \(message)")
+        }
+        return ShareError(.temporaryFailure, "\(busName) failed: \(message)")
+    }
+
+    /// "2 s", "1.5 s".
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    private func string(_ dictionary: OpaquePointer, _ key: String) -> String? {
+        guard let value = Variant.lookup(dictionary, key) else { return nil }
+        defer { g_variant_unref(value) }
+        return Variant.typeString(of: value) == "s" ? Variant.text(of: value) : nil
+    }
+
+    private func boolean(_ dictionary: OpaquePointer, _ key: String) -> Bool? {
+        guard let value = Variant.lookup(dictionary, key) else { return nil }
+        defer { g_variant_unref(value) }
+        return Variant.typeString(of: value) == "b" ? g_variant_get_boolean(value) != 0 : nil
+    }
+
+    /// Runs blocking work (a D-Bus call that may wait a minute, a launch) on a thread of its
+    /// own, so the few threads Swift's concurrency pool has are never held waiting.
+    static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ShareSheet
+import ShareSheetSystem
+
+/// Share targets as a registry's extensions: every sheet made with the registry lists the
+/// targets installed for its environment, after the application's activities and before the
+/// built-ins of the same row.
+@MainActor
+public final class ShareTargetExtensions: ActivityExtensionCatalog {
+    /// The one instance a process uses, so every registry shares its catalogs.
+    public static let shared = ShareTargetExtensions()
+
+    private var catalogs: [[String]: TargetCatalog] = [:]
+
+    /// Makes an instance with no catalog read yet.
+    public init() {}
+
+    /// Makes `registry`'s sheets list the installed share targets.
+    public static func install(into registry: ActivityRegistry) {
+        registry.extensions = shared
+    }
+
+    /// The catalog of `environment`'s application folders, made on first use and kept.
+    public func catalog(for environment: HostEnvironment) -> TargetCatalog {
+        let folders = TargetCatalog.folders(for: environment)
+        if let catalog = catalogs[folders] { return catalog }
+        let catalog = TargetCatalog(folders: folders)
+        catalogs[folders] = catalog
+        return catalog
+    }
+
+    public func descriptors(for environment: HostEnvironment) -> [BuiltInActivityDescriptor] {
+        catalog(for: environment).descriptors
+    }
+
+    public func makeActivities(for environment: HostEnvironment) -> [BuiltInActivity] {
+        let catalog = catalog(for: environment)
+        let targets = catalog.targets
+        guard !targets.isEmpty else { return [] }
+        // Read once per sheet, not once per target.
+        let settings = TargetSettings(environment: environment)
+        return zip(targets, catalog.descriptors).map { target, descriptor in
+            TargetActivity(target: target, descriptor: descriptor, settings: settings)
+        }
+    }
+}

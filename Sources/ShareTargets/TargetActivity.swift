@@ -1,0 +1,172 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+
+/// A share target on the sheet: offered for the items its entry accepts, within its count
+/// limits, unless the person turned it off; performed by calling its D-Bus name or launching
+/// its `Exec=` line.
+public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
+    /// What the entry says.
+    public let target: ShareTarget
+    private let settings: TargetSettings
+    private var items: [TargetItem] = []
+    private var work: Task<Void, Never>?
+    private let cancellable = TargetCancellation()
+
+    /// Makes the activity for one sheet.
+    public init(target: ShareTarget, descriptor: BuiltInActivityDescriptor, settings: TargetSettings) {
+        self.target = target
+        self.settings = settings
+        super.init(descriptor: descriptor)
+    }
+
+    /// The entry's icon; a generic application icon when it names none.
+    public var iconName: String { target.iconName ?? "application-x-executable" }
+
+    // MARK: Offering
+
+    public override func canPerform(withActivityItems activityItems: [Any]) -> Bool {
+        verdict(for: activityItems) == nil
+    }
+
+    public override func canPerform(withItemKinds kinds: [ItemKind]) -> Bool {
+        verdict(for: SheetKinds(kinds)) == nil
+    }
+
+    public override func unavailableReason(forActivityItems activityItems: [Any]) -> String? {
+        verdict(for: activityItems)
+    }
+
+    public override func unavailableReason(forItemKinds kinds: [ItemKind]) -> String? {
+        verdict(for: SheetKinds(kinds))
+    }
+
+    public override func explanation(forActivityItems activityItems: [Any]) -> [String] {
+        var lines = ["entry: \(target.path)"]
+        switch target.reach {
+        case .dbus(let name)?:
+            lines.append("reached: Share on org.sharesheet.Target1 at \(name) \(ShareTarget.objectPath(forBusName: name))")
+            lines.append("timeout: \(TargetBusCall.seconds(settings.timeout)) ([targets] timeout=)")
+        case .exec(let commandLine)?: lines.append("reached: launches \(commandLine) (the outcome is handed-off)")
+        case nil: break
+        }
+        if let accepts = target.accepts { lines.append("takes: \(accepts.summary)") }
+        return lines
+    }
+
+    /// Why the target is not offered for `items`, or nil when it is.
+    private func verdict(for items: [Any]) -> String? {
+        verdict(for: sheetValue(SheetKinds.self, forItems: items) { SheetKinds(itemKinds(of: items)) })
+    }
+
+    private func verdict(for sheet: SheetKinds) -> String? {
+        if settings.disabled.contains(target.name) {
+            return "turned off (share targets enable \(target.name))"
+        }
+        if let problem = target.problem { return problem }
+        guard let accepts = target.accepts else { return "its entry is broken" }
+        var accepted = [Bool](repeating: false, count: sheet.kinds.count)
+        for rule in accepts.rules {
+            let matches = sheet.matches(rule)
+            var count = 0
+            for index in matches.indices where matches[index] {
+                accepted[index] = true
+                count += sheet.kinds[index].count
+            }
+            if count > 0, !rule.allows(count) {
+                return "it takes \(rule.summary), and got \(count) \(rule.match.noun)"
+            }
+        }
+        if !accepted.contains(true) {
+            return "it takes \(accepts.summary), and got \(sheet.description)"
+        }
+        return nil
+    }
+
+    // MARK: Running
+
+    public override func prepare(withActivityItems activityItems: [Any]) {
+        items = activityItems.compactMap(TargetItem.from)
+    }
+
+    public override func perform() {
+        let items = self.items
+        let target = self.target
+        let host = hostEnvironment
+        switch target.reach {
+        case .dbus(let name)?:
+            let call = TargetBusCall(
+                busName: name, items: items, subject: context.subject, timeout: settings.timeout,
+                busAddress: host["DBUS_SESSION_BUS_ADDRESS"], temporaryFolder: host["TMPDIR"] ?? "/tmp")
+            let cancellable = self.cancellable
+            work = Task { [weak self] in
+                let outcome = await TargetBusCall.offThePool { Result { try call.perform(cancellable: cancellable) } }
+                self?.finish(outcome)
+            }
+        case .exec?:
+            let folder = host.directories.cacheHome.appendingPathComponent("sharesheet/targets", isDirectory: true)
+            work = Task { [weak self] in
+                let outcome = await TargetBusCall.offThePool {
+                    Result { try TargetLaunch.launch(entry: target.path, title: target.title, items: items, handOffFolder: folder) }
+                }
+                self?.finish(outcome)
+            }
+        case nil:
+            activityDidFail(ShareError(.unavailable, "\(target.title): \(target.problem ?? "its entry says no way to reach it")"))
+        }
+    }
+
+    public override func cancel() {
+        cancellable.cancel()
+        work?.cancel()
+    }
+
+    private func finish(_ outcome: Result<TargetReply, any Error>) {
+        switch outcome {
+        case .success(let reply):
+            if let message = reply.errorMessage {
+                return activityDidFail(ShareError(.unavailable, "\(target.title): \(message)"))
+            }
+            disposition = reply.disposition.flatMap(ShareDisposition.init(rawValue:))
+            location = reply.location
+            let completed = reply.completed ?? (disposition != .cancelled && disposition != .failed)
+            if completed, disposition == nil { disposition = .handedOff }
+            activityDidFinish(completed)
+        case .failure(let error):
+            activityDidFail(error)
+        }
+    }
+}
+
+/// A sheet's items as a target looks at them: each distinct kind with how many items are of
+/// it, and which kinds each accepted pattern matches, worked out once per sheet and shared by
+/// every target on it (two hundred targets mostly accept the same few types).
+final class SheetKinds {
+    let kinds: [(kind: ItemKind, count: Int)]
+    private var matched: [String: [Bool]] = [:]
+
+    init(_ items: [ItemKind]) {
+        var kinds: [(kind: ItemKind, count: Int)] = []
+        for kind in items {
+            if let index = kinds.firstIndex(where: { $0.kind == kind }) {
+                kinds[index].count += 1
+            } else {
+                kinds.append((kind, 1))
+            }
+        }
+        self.kinds = kinds
+    }
+
+    /// For each distinct kind, whether `rule` matches it.
+    func matches(_ rule: TargetAccepts.Rule) -> [Bool] {
+        if let known = matched[rule.pattern] { return known }
+        let made = kinds.map { rule.match.accepts($0.kind) }
+        matched[rule.pattern] = made
+        return made
+    }
+
+    /// "text, 2 web links"-style words for what the sheet holds.
+    var description: String {
+        kinds.map { $0.count == 1 ? $0.kind.description : "\($0.count) × \($0.kind.description)" }.joined(separator: ", ")
+    }
+}

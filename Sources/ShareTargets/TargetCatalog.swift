@@ -1,0 +1,147 @@
+import CGIO
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+
+/// The share targets installed in a set of XDG application folders: read once, kept, and read
+/// again only after a file monitor saw one of the folders change, so building a sheet never
+/// scans the folders.
+@MainActor
+public final class TargetCatalog {
+    /// The `applications` folders, the one that wins first: the data home's, then each data dir's.
+    public let folders: [String]
+    /// How many times the folders were read (tests and the benchmark check the cache with it).
+    public private(set) var scanCount = 0
+    /// Entries that could not be read at all, each with its reason, from the last reading.
+    public private(set) var unreadable: [String] = []
+    private var cached: [ShareTarget]?
+    private var cachedDescriptors: [BuiltInActivityDescriptor]?
+    private var monitors: [OpaquePointer] = []
+    private var watched = false
+
+    /// A catalog of the targets under `folders` (highest precedence first).
+    public init(folders: [String]) {
+        self.folders = folders
+    }
+
+    /// The application folders of `environment`: `$XDG_DATA_HOME/applications`, then each of
+    /// `$XDG_DATA_DIRS`'s.
+    public static func folders(for environment: HostEnvironment) -> [String] {
+        let directories = environment.directories
+        return ([directories.dataHome] + directories.dataDirs).map { $0.appendingPathComponent("applications").path }
+    }
+
+    /// Every target installed now, in desktop-id order.
+    public var targets: [ShareTarget] {
+        if let cached { return cached }
+        let read = scan()
+        cached = read
+        return read
+    }
+
+    /// The descriptor a sheet knows each target by, in `targets`' order.
+    public var descriptors: [BuiltInActivityDescriptor] {
+        if let cachedDescriptors { return cachedDescriptors }
+        let made = targets.map(Self.descriptor(for:))
+        cachedDescriptors = made
+        return made
+    }
+
+    /// Forgets what was read: the next sheet reads the folders again.
+    public func invalidate() {
+        cached = nil
+        cachedDescriptors = nil
+    }
+
+    /// How a sheet knows a target: its type, title, CLI name, row and accepted kinds.
+    static func descriptor(for target: ShareTarget) -> BuiltInActivityDescriptor {
+        let accepts = target.accepts
+        return BuiltInActivityDescriptor(
+            type: target.activityType, title: target.title, name: target.name, category: target.category,
+            acceptance: ItemAcceptance(accepts?.summary ?? "nothing (its entry is broken)") { kind in
+                accepts?.accepts(kind) ?? false
+            })
+    }
+
+    // MARK: Reading the folders
+
+    private func scan() -> [ShareTarget] {
+        scanCount += 1
+        if !watched { watch() }
+        var seen = Set<String>()
+        var found: [ShareTarget] = []
+        var unreadable: [String] = []
+        for folder in folders {
+            for (id, path) in Self.entries(in: folder, prefix: "") {
+                // The first folder that has an id wins, even when its entry hides the target.
+                guard seen.insert(id).inserted else { continue }
+                do {
+                    if case .target(let target) = try DesktopEntryReader.read(path: path, desktopID: id) {
+                        found.append(target)
+                    }
+                } catch let problem as TargetEntryProblem {
+                    unreadable.append(problem.message)
+                } catch {
+                    unreadable.append("\(path): \(error)")
+                }
+            }
+        }
+        self.unreadable = unreadable
+        return found.sorted { $0.desktopID < $1.desktopID }
+    }
+
+    /// The desktop entries under `folder` by desktop id: a file in a subfolder `kde/` is
+    /// `kde-name.desktop`, as the desktop entry specification says.
+    private static func entries(in folder: String, prefix: String) -> [(id: String, path: String)] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var result: [(String, String)] = []
+        for name in names.sorted() {
+            let path = folder + "/" + name
+            if name.hasSuffix(".desktop") {
+                result.append((prefix + name, path))
+            } else {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                    result += entries(in: path, prefix: prefix + name + "-")
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: Watching
+
+    /// Monitors each folder (GIO polls for one that does not exist yet), so an entry added,
+    /// changed or removed is seen by the next sheet, in a process that keeps running (the
+    /// service, a window left open). The monitors report on the main context's loop.
+    private func watch() {
+        watched = true
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        for folder in folders {
+            let file = g_file_new_for_path(folder)
+            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+            guard let monitor = g_file_monitor_directory(file, G_FILE_MONITOR_WATCH_MOVES, nil, nil) else { continue }
+            g_signal_connect_data(
+                UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(targetFolderChanged, to: GCallback.self), me, nil,
+                GConnectFlags(0))
+            monitors.append(OpaquePointer(monitor))
+        }
+    }
+
+    fileprivate func folderChanged() {
+        invalidate()
+    }
+
+    // The catalogs live as long as the process (`ShareTargetExtensions` keeps them), so the
+    // monitors' unretained pointer stays valid.
+}
+
+private let targetFolderChanged: @convention(c) (
+    OpaquePointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, UnsafeMutableRawPointer?
+) -> Void = { _, _, _, _, data in
+    guard let data else { return }
+    nonisolated(unsafe) let catalog = data
+    MainActor.assumeIsolated {
+        Unmanaged<TargetCatalog>.fromOpaque(catalog).takeUnretainedValue().folderChanged()
+    }
+}
