@@ -17,6 +17,17 @@ let package = Package(
         .library(name: "MainLoop", targets: ["MainLoop"]),
         .library(name: "ShareService", targets: ["ShareService"]),
         .library(name: "ShareTargets", targets: ["ShareTargets"]),
+        // Each backend as a plain API for applications (SPEC §3: Workspace.open, ReadingList.default,
+        // PhotoLibrary.save, MailComposer…), not only through a sheet.
+        .library(name: "OpenIn", targets: ["OpenIn"]),
+        .library(name: "ReadingList", targets: ["ReadingList"]),
+        .library(name: "Mail", targets: ["Mail"]),
+        .library(name: "Printing", targets: ["Printing"]),
+        .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
+        .library(name: "Contacts", targets: ["Contacts"]),
+        .library(name: "Pasteboard", targets: ["Pasteboard"]),
+        .library(name: "Nearby", targets: ["Nearby"]),
+        .library(name: "Social", targets: ["Social"]),
         .executable(name: "share", targets: ["share"]),
         .executable(name: "sharesheet-service", targets: ["sharesheet-service"]),
         .executable(name: "share-bench", targets: ["share-bench"]),
@@ -78,7 +89,8 @@ let package = Package(
         .target(name: "ShareSheetSystem", dependencies: ["ShareSheet", "CGIO"]),
 
         // The UI-prefixed names, so UIKit share code ports by changing one import.
-        .target(name: "ShareSheetUIKit", dependencies: ["ShareSheet", "OpenIn"]),
+        // Its UIActivityViewController initializer offers every built-in, as on iOS.
+        .target(name: "ShareSheetUIKit", dependencies: ["ShareSheet", "OpenIn", "ShareSheetBuiltins"]),
 
         // In-memory backends and fake activities for tests (ours and our users').
         .target(name: "ShareSheetTesting", dependencies: ["ShareSheet"]),
@@ -115,7 +127,7 @@ let package = Package(
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets"]),
         // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
         .target(
             name: "Mail",
@@ -154,7 +166,12 @@ let package = Package(
         // Assign to Contact: a vdir folder of vCards (khard/vdirsyncer), photos scaled with gdk-pixbuf.
         .target(name: "Contacts", dependencies: ["ShareSheet", "ShareSheetSystem", "CGdkPixbuf"]),
         .executableTarget(name: "share", dependencies: ["ShareCommand", "MainLoop"]),
-        .executableTarget(name: "share-bench", dependencies: ["ShareSheet", "ShareSheetTesting", "ReadingList", "PhotoLibrary", "Printing"]),
+        .executableTarget(
+            name: "share-bench",
+            dependencies: [
+                "ShareSheet", "ShareSheetTesting", "ReadingList", "PhotoLibrary", "Printing",
+                "ShareSheetBuiltins", "ShareTargets",
+            ]),
 
         .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
         .testTarget(name: "PrintingTests", dependencies: ["Printing", "ShareSheet", "ShareSheetSystem", "CCairo", "share"]),
@@ -191,8 +208,16 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "LocalTestSupport", "ShareService", "ShareServiceProtocol", "share", "sharesheet-service", "sheet-window-app",
+                "LocalTestSupport", "ShareService", "ShareServiceProtocol", "GVariants", "share", "sharesheet-service", "sheet-window-app",
                 "sharesheet-clipboard-owner",
+            ]),
+        // Share targets: desktop entries in a test's own XDG folders, Exec= targets, and D-Bus
+        // targets (the Python example) on a private session bus.
+        .testTarget(
+            name: "ShareTargetsTests",
+            dependencies: [
+                "ShareTargets", "ShareSheet", "ShareSheetSystem", "ShareSheetTesting", "Sharing", "UniformTypes", "CGIO",
+                "LocalTestSupport", "share", "sharesheet-service",
             ]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting"]),

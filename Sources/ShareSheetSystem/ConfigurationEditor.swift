@@ -39,6 +39,12 @@ public enum ConfigurationEditor {
                 g_key_file_set_string(keyFile, change.group, change.key, value)
             } else {
                 g_key_file_remove_key(keyFile, change.group, change.key, nil)
+                // A group left with no key is noise in a file people read.
+                var count: gsize = 0
+                if let keys = g_key_file_get_keys(keyFile, change.group, &count, nil) {
+                    g_strfreev(keys)
+                    if count == 0 { g_key_file_remove_group(keyFile, change.group, nil) }
+                }
             }
         }
         var length: gsize = 0

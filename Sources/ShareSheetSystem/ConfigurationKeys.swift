@@ -34,6 +34,8 @@ public enum ConfigurationKeys {
         "vimeo": ["api", "max-characters", "chunk-size"],
         // Every share: the share layer's StandardInputLimit (`stdin=4G`).
         "limits": ["stdin"],
+        // Share targets: TargetSettings (targets turned off, how long a D-Bus target may take).
+        "targets": ["disabled", "timeout"],
     ]
 
     /// The CLI activity names (`share --activity NAME`) that read each group.
@@ -53,6 +55,7 @@ public enum ConfigurationKeys {
         "vimeo": ["vimeo"],
         // Read for every share, whatever the activity.
         "limits": [],
+        "targets": [],
     ]
 
     /// The groups an activity (by CLI name) reads, e.g. `airdrop` → `["nearby"]`.

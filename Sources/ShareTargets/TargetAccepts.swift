@@ -126,7 +126,10 @@ struct TypeMatch: Sendable, Equatable {
     func accepts(_ kind: ItemKind) -> Bool {
         guard let itemType = Self.type(of: kind) else { return false }
         if let mediaType {
-            return itemType.tags[.mimeType]?.contains { $0.hasPrefix(mediaType + "/") } ?? false
+            // The type's own MIME type, not its aliases: shared-mime-info lists image/pdf as an
+            // alias of application/pdf, and a PDF is no image.
+            let mime = itemType.preferredMIMEType ?? itemType.tags[.mimeType]?.first
+            return mime?.hasPrefix(mediaType + "/") ?? false
         }
         guard let type else { return false }
         if itemType.conforms(to: type) { return true }

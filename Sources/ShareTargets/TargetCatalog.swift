@@ -26,7 +26,7 @@ public final class TargetCatalog {
 
     /// The application folders of `environment`: `$XDG_DATA_HOME/applications`, then each of
     /// `$XDG_DATA_DIRS`'s.
-    public static func folders(for environment: HostEnvironment) -> [String] {
+    public nonisolated static func folders(for environment: HostEnvironment) -> [String] {
         let directories = environment.directories
         return ([directories.dataHome] + directories.dataDirs).map { $0.appendingPathComponent("applications").path }
     }

@@ -2,7 +2,7 @@ import CGIO
 import Foundation
 import Testing
 
-@testable import ShareService
+import GVariants
 
 /// `Variant.dictionary` and `Variant.dictionaries` make their arrays at once and share entries:
 /// the values must be exactly those GLib's builder makes, however often an entry comes back.

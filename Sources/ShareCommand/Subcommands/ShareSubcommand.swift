@@ -24,6 +24,7 @@ enum Subcommands {
         PasteCommand.self,
         AccountsCommand.self,
         ReceiveCommand.self,
+        TargetsCommand.self,
     ]
 
     /// The subcommand named by the first argument, if any.

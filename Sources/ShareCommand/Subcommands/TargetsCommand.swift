@@ -1,0 +1,129 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+import ShareTargets
+
+/// `share targets list|enable|disable|check`: the share targets installed applications add to
+/// the sheet (SPEC §9), turning one off or on, and checking an entry before installing it.
+enum TargetsCommand: ShareSubcommand {
+    static let name = "targets"
+    static let usage = [
+        "share targets list [--json]             installed share targets, and why one is off",
+        "share targets disable NAME|enable NAME  turn a target off or on ([targets] disabled=)",
+        "share targets check FILE.desktop        check a target's entry, and what it is offered for",
+    ]
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
+        var rest = arguments[...]
+        guard let action = rest.popFirst() else {
+            throw ShareError(.usage, "targets: say list, disable NAME, enable NAME or check FILE.desktop")
+        }
+        let host = HostEnvironment(variables: context.environment)
+        switch action {
+        case "list":
+            let json = rest.first == "--json"
+            if json { rest.removeFirst() }
+            guard rest.isEmpty else { throw ShareError(.usage, "targets list takes only --json") }
+            list(host: host, json: json, context: context)
+            return .success
+        case "disable", "enable":
+            guard let name = rest.popFirst(), rest.isEmpty else {
+                throw ShareError(.usage, "targets \(action): name one target (share targets list shows them)")
+            }
+            let target = try installedTarget(named: name, host: host)
+            let enabled = action == "enable"
+            let changed = try TargetSettings.set(target.name, enabled: enabled, in: host)
+            let state = enabled ? "on" : "off"
+            context.standardOutput.write(
+                changed
+                    ? "\(target.name): turned \(state) (\(host.configurationFileDisplayPath), [targets] disabled=)\n"
+                    : "\(target.name): already \(state)\n")
+            return .success
+        case "check":
+            guard let file = rest.popFirst(), rest.isEmpty else {
+                throw ShareError(.usage, "targets check: name one .desktop file")
+            }
+            let path = file.hasPrefix("/") ? file : context.currentDirectory + "/" + file
+            let report = try TargetEntryCheck.check(path: path, environment: host)
+            context.standardOutput.write(describe(report, file: file))
+            if report.isValid { return .success }
+            let count = report.findings.filter { $0.severity == .problem }.count
+            return Termination(status: 65, message: "\(file): \(count == 1 ? "1 problem" : "\(count) problems")")
+        default:
+            let close = Suggestions.closest(to: action, among: ["list", "disable", "enable", "check"])
+            let hint = close.isEmpty ? "list, disable, enable or check" : "did you mean \(Suggestions.phrase(close))?"
+            throw ShareError(.usage, "targets: unknown action '\(action)' (\(hint))")
+        }
+    }
+
+    /// The target called `name` (its desktop id, with or without `.desktop`).
+    private static func installedTarget(named name: String, host: HostEnvironment) throws -> ShareTarget {
+        let targets = ShareTargetExtensions.shared.catalog(for: host).targets
+        let wanted = ShareTarget.name(ofDesktopID: name)
+        if let target = targets.first(where: { $0.name == wanted || $0.activityType.rawValue == name }) { return target }
+        let close = Suggestions.closest(to: wanted, among: targets.map(\.name))
+        let hint = close.isEmpty ? "share targets list shows them" : "did you mean \(Suggestions.phrase(close))?"
+        throw ShareError(.usage, "targets: no target named '\(name)' is installed (\(hint))")
+    }
+
+    /// One listed target, as `--json` gives it.
+    struct Listing: Codable {
+        var name: String
+        var activityType: String
+        var title: String
+        var category: String
+        var accepts: String?
+        var reach: String
+        var iconName: String?
+        var entry: String
+        var enabled: Bool
+        var problem: String?
+    }
+
+    private static func list(host: HostEnvironment, json: Bool, context: CommandContext) {
+        let catalog = ShareTargetExtensions.shared.catalog(for: host)
+        let settings = TargetSettings(environment: host)
+        let listings = catalog.targets.map { target -> Listing in
+            let reach: String
+            switch target.reach {
+            case .dbus(let name)?: reach = "dbus:" + name
+            case .exec(let commandLine)?: reach = "exec:" + commandLine
+            case nil: reach = "none"
+            }
+            return Listing(
+                name: target.name, activityType: target.activityType.rawValue, title: target.title,
+                category: target.category == .share ? "share" : "action", accepts: target.accepts?.summary, reach: reach,
+                iconName: target.iconName, entry: target.path, enabled: !settings.disabled.contains(target.name),
+                problem: target.problem)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            let text = (try? encoder.encode(listings)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+            context.standardOutput.write(text + "\n")
+            return
+        }
+        if listings.isEmpty {
+            context.standardOutput.write(
+                "no share targets installed (an application adds one with a desktop entry in \(catalog.folders[0]); see the README)\n")
+        }
+        for listing in listings {
+            let state = !listing.enabled ? "off (share targets enable \(listing.name))" : listing.problem.map { "broken: \($0)" } ?? "on"
+            context.standardOutput.write(
+                "\(listing.name)  \(listing.title)  [\(listing.category)]  \(state)\n    takes \(listing.accepts ?? "nothing")\n    \(listing.entry)\n")
+        }
+        for line in catalog.unreadable { context.warn("targets: \(line)") }
+    }
+
+    private static func describe(_ report: TargetEntryCheck, file: String) -> String {
+        var text = ""
+        for finding in report.findings {
+            text += "\(finding.severity == .problem ? "problem" : "note"): \(finding.message)\n"
+        }
+        if !report.offeredFor.isEmpty {
+            text += "offered for:\n" + report.offeredFor.map { "  \($0)\n" }.joined()
+        }
+        text += report.isValid ? "\(file): a valid share target\n" : ""
+        return text
+    }
+}
