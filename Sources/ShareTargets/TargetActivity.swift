@@ -95,8 +95,11 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
         let host = hostEnvironment
         switch target.reach {
         case .dbus(let name)?:
+            // The item source's subject, else the one the person gave (`--subject`, a form).
+            let given = context.presetValues["subject"]?.text
             let call = TargetBusCall(
-                busName: name, items: items, subject: context.subject, timeout: settings.timeout,
+                title: target.title, busName: name, items: items,
+                subject: context.subject ?? (given?.isEmpty == false ? given : nil), timeout: settings.timeout,
                 busAddress: host["DBUS_SESSION_BUS_ADDRESS"], temporaryFolder: host["TMPDIR"] ?? "/tmp")
             let cancellable = self.cancellable
             work = Task { [weak self] in

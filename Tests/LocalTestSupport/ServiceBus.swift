@@ -63,11 +63,13 @@ public final class ServiceBus: Sendable {
     ///   - service: the command the bus runs for the name; nil for the repository's activation
     ///     file, which runs the built front, `sharesheet-service` (it starts `share --service`).
     ///   - environment: variables added to the daemon's (and so the service's) environment.
+    ///   - activatable: more names the bus starts on demand, each with its command (share targets).
     ///   - timeout: seconds the daemon may take to listen.
     /// - Throws: ``PeerError`` with the end of the daemon's log when it does not come up;
     ///   ``Share/MissingBinary`` when `share` was not built.
     public static func start(
-        home: TemporaryHome, service: [String]? = nil, environment extra: [String: String] = [:], timeout: Double = 10
+        home: TemporaryHome, service: [String]? = nil, environment extra: [String: String] = [:],
+        activatable: [String: [String]] = [:], timeout: Double = 10
     ) throws -> ServiceBus {
         let folder = home.root.appendingPathComponent("bus", isDirectory: true)
         let services = folder.appendingPathComponent("services", isDirectory: true)
@@ -91,6 +93,10 @@ public final class ServiceBus: Sendable {
                 .replacingOccurrences(of: "@LIBEXECDIR@/sharesheet-service", with: try execWord(front))
         }
         try activation.write(to: services.appendingPathComponent("\(serviceName).service"), atomically: true, encoding: .utf8)
+        for (name, command) in activatable {
+            try "[D-BUS Service]\nName=\(name)\nExec=\(try command.map(execWord).joined(separator: " "))\n"
+                .write(to: services.appendingPathComponent("\(name).service"), atomically: true, encoding: .utf8)
+        }
         let configuration = folder.appendingPathComponent("bus.conf")
         try """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"

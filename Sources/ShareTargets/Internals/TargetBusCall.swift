@@ -25,6 +25,8 @@ final class TargetCancellation: @unchecked Sendable {
 /// One `org.sharesheet.Target1.Share` call: the items as SPEC §8 gives them (files as
 /// descriptors only), the options, and the reply turned into an outcome or a one-line reason.
 struct TargetBusCall: Sendable {
+    /// The target's title, which every message starts with.
+    var title: String
     var busName: String
     var items: [TargetItem]
     var subject: String?
@@ -76,7 +78,7 @@ struct TargetBusCall: Sendable {
             connection = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable.pointer, &error)
         }
         guard let connection else {
-            throw ShareError(.unavailable, "\(busName): no session bus: \(DesktopEntryReader.takeMessage(&error))")
+            throw ShareError(.unavailable, "\(title): no session bus: \(DesktopEntryReader.takeMessage(&error))")
         }
         return connection
     }
@@ -114,29 +116,31 @@ struct TargetBusCall: Sendable {
 
     /// A failed call as a share error: what people need to know, in one line.
     private func failure(_ error: inout UnsafeMutablePointer<GError>?) -> ShareError {
-        guard let pointer = error else { return ShareError(.unavailable, "\(busName): the call failed") }
+        guard let pointer = error else { return ShareError(.unavailable, "\(title): \(busName): the call failed") }
         let domain = pointer.pointee.domain
         let code = pointer.pointee.code
+        func isDBus(_ expected: GDBusError) -> Bool { domain == g_dbus_error_quark() && code == Int32(expected.rawValue) }
         if domain == g_io_error_quark(), code == Int32(G_IO_ERROR_CANCELLED.rawValue) {
             _ = DesktopEntryReader.takeMessage(&error)
-            return ShareError(.cancelled, "\(busName): cancelled")
+            return ShareError(.cancelled, "\(title): cancelled")
         }
         if g_dbus_error_is_remote_error(pointer) != 0 { g_dbus_error_strip_remote_error(pointer) }
+        // GDBus's own wait ends with TIMED_OUT; the bus's NoReply means the target left (crashed)
+        // without answering, which is a failure, not slowness.
         let isTimeout =
             (domain == g_io_error_quark() && code == Int32(G_IO_ERROR_TIMED_OUT.rawValue))
-            || (domain == g_dbus_error_quark()
-                && (code == Int32(G_DBUS_ERROR_NO_REPLY.rawValue) || code == Int32(G_DBUS_ERROR_TIMEOUT.rawValue)))
-        let serviceUnknown = domain == g_dbus_error_quark() && code == Int32(G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue)
+            || isDBus(G_DBUS_ERROR_TIMEOUT) || isDBus(G_DBUS_ERROR_TIMED_OUT)
+        let serviceUnknown = isDBus(G_DBUS_ERROR_SERVICE_UNKNOWN)
         let message = DesktopEntryReader.takeMessage(&error)
         if isTimeout {
             return ShareError(
-                .temporaryFailure, "\(busName) did not answer within \(Self.seconds(timeout))",
+                .temporaryFailure, "\(title): \(busName) did not answer within \(Self.seconds(timeout))",
                 hint: "[targets] timeout= gives it longer")
         }
         if serviceUnknown {
-            return ShareError(.unavailable, "\(busName) is not running, and no D-Bus service file starts it: \(message)")
+            return ShareError(.unavailable, "\(title): \(busName) is not running, and no D-Bus service file starts it: \(message)")
         }
-        return ShareError(.temporaryFailure, "\(busName) failed: \(message)")
+        return ShareError(.temporaryFailure, "\(title): \(busName) failed: \(message)")
     }
 
     /// "2 s", "1.5 s".
