@@ -5,7 +5,7 @@ PREFIX ?= $(HOME)/.local
 ICONS := $(wildcard Resources/icons/hicolor/scalable/actions/*.svg)
 
 .PHONY: bootstrap build demo test bench bench-window bench-service install install-icons \
-	install-desktop-entry install-dbus-service install-file-manager-actions clean
+	install-desktop-entry install-share-targets install-dbus-service install-file-manager-actions clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -50,6 +50,7 @@ install: bootstrap
 	@$(MAKE) --no-print-directory install-desktop-entry PREFIX="$(PREFIX)"
 	@$(MAKE) --no-print-directory install-dbus-service PREFIX="$(PREFIX)"
 	@$(MAKE) --no-print-directory install-file-manager-actions PREFIX="$(PREFIX)"
+	@$(MAKE) --no-print-directory install-share-targets PREFIX="$(PREFIX)"
 
 # The window's icons; GTK finds them in $(PREFIX)/share/icons. A missing or failing
 # gtk-update-icon-cache only costs the cache: GTK reads the folder without one.
@@ -69,6 +70,13 @@ install-desktop-entry:
 	chmod 644 "$(PREFIX)/share/applications/.share.desktop.tmp"
 	mv "$(PREFIX)/share/applications/.share.desktop.tmp" "$(PREFIX)/share/applications/share.desktop"
 	-command -v update-desktop-database >/dev/null && update-desktop-database "$(PREFIX)/share/applications"
+
+# Share targets for applications people already have (Thunderbird, GIMP, LocalSend): each entry
+# is NoDisplay (never in a menu) and has TryExec=, so the sheet lists it only where the
+# application is installed. `share targets check` passes on each (ShareTargetsTests).
+install-share-targets:
+	install -d "$(PREFIX)/share/applications"
+	install -m 644 Resources/targets/*.desktop "$(PREFIX)/share/applications/"
 
 # The share service's D-Bus activation file: the session bus starts the installed front,
 # $(PREFIX)/libexec/sharesheet-service, on the first call to org.sharesheet.ShareSheet; it answers
