@@ -8,9 +8,9 @@ import ShareTargets
 enum TargetsCommand: ShareSubcommand {
     static let name = "targets"
     static let usage = [
-        "share targets list [--json]             installed share targets, and why one is off",
-        "share targets disable NAME|enable NAME  turn a target off or on ([targets] disabled=)",
-        "share targets check FILE.desktop        check a target's entry, and what it is offered for",
+        "share targets list [--json]             installed share targets, on or off",
+        "share targets disable|enable NAME       turn a target off or on",
+        "share targets check FILE.desktop        check an entry; what it is offered for",
     ]
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
