@@ -34,18 +34,20 @@ struct Config {
     var cancelRuns: Int
     /// Runs of the same providers left alone, the baseline of measurement 3.
     var cancelBaselineRuns = 1
+    /// Sheets built per setup (200 share targets, none) and sheet in the share-target measurement.
+    var targetRuns: Int
 
     /// The numbers in BENCHMARKS.md: a minute or so.
     static let full = Config(
         quick: false, eagerCost: .seconds(1), lazyCosts: [.milliseconds(1), .seconds(1), .seconds(60)], lazyRuns: 25,
         pickCost: .milliseconds(100), pickRuns: 5, busyRuns: 3,
-        cancelCost: .seconds(5), dismissAfter: .milliseconds(100), cancelRuns: 5)
+        cancelCost: .seconds(5), dismissAfter: .milliseconds(100), cancelRuns: 5, targetRuns: 200)
 
     /// A smoke run of a few seconds: the same measurements with provider costs scaled down.
     static let quick = Config(
         quick: true, eagerCost: .milliseconds(10), lazyCosts: [.milliseconds(1), .milliseconds(10), .seconds(60)],
         lazyRuns: 5, pickCost: .milliseconds(25), pickRuns: 2, busyRuns: 1,
-        cancelCost: .milliseconds(500), dismissAfter: .milliseconds(25), cancelRuns: 2)
+        cancelCost: .milliseconds(500), dismissAfter: .milliseconds(25), cancelRuns: 2, targetRuns: 30)
 }
 
 /// `share-bench`: how the lazy share sheet compares with doing the work up front, how providers
@@ -84,6 +86,12 @@ struct ShareBench {
             sections.append(try BuildBenchmark(config: config).run())
         } catch {
             FileHandle.standardError.write(Data("share-bench: measurement 1 failed: \(error)\n".utf8))
+            exit(1)
+        }
+        do {
+            sections.append(try TargetsBenchmark(config: config).run())
+        } catch {
+            FileHandle.standardError.write(Data("share-bench: the share-target measurement failed: \(error)\n".utf8))
             exit(1)
         }
         sections.append(await PickBenchmark(config: config).run())
