@@ -142,6 +142,11 @@ struct BusTargetTests {
             let listed = try await client.listActivities(["--file", photo.path + ":image/png"])
             let names = listed.compactMap { $0["activity"] as? String }
             #expect(names.contains("org.sharesheet.ExampleTarget") && names.contains("org.example.Crash"), "\(names)")
+            // The window and every client draw a target with its entry's own icon and title.
+            let example = listed.first { $0["activity"] as? String == "org.sharesheet.ExampleTarget" }
+            #expect(example?["icon-name"] as? String == "document-send")
+            #expect(example?["title"] as? String == "Example Target")
+            #expect(example?["category"] as? String == "share")
             let servicePID = try await bus.ownerPID()
             let failed = try await client.share(["--file", photo.path + ":image/png", "--activity", "org.example.Crash", "--interactive", "false"])
             #expect(failed["response"] as? Int == 2, "\(failed)")
