@@ -23,11 +23,15 @@ public struct MailDelivery: Sendable {
 
     /// Writes `message` into the outbox (`tmp/`, then `new/`), then, when a server is
     /// configured, sends it and removes it from the outbox.
+    /// - Parameters:
+    ///   - message: the message to deliver.
+    ///   - progress: counts the bytes sent to the server, when given.
+    ///   - isCancelled: asked while the message is written and sent; true stops the work.
+    ///   - onQueued: told the queued file as soon as the message is safe in the outbox.
     /// - Returns: `.sent` or `.queued`.
     /// - Throws: `ShareError`: `.badData` for an invalid message; `.temporaryFailure` when the
     ///   server cannot be reached (the message stays queued, and the message says so);
     ///   `.unavailable` when the server refuses the login, TLS or a recipient (also kept).
-    /// - Parameter onQueued: told the queued file as soon as the message is safe in the outbox.
     public func deliver(
         _ message: MailMessage, progress: Progress? = nil,
         isCancelled: @escaping @Sendable () -> Bool = { false }, onQueued: (URL) -> Void = { _ in }

@@ -67,6 +67,8 @@ public struct MailSettings: Sendable {
 
     /// Reads `[mail]` from `configuration`, then applies `overrides` (same keys).
     /// - Parameters:
+    ///   - configuration: the parsed configuration file.
+    ///   - overrides: values that win over the file's, by key (`--set smtp=…`).
     ///   - environment: the host environment: where `SHARESHEET_SMTP_PASSWORD` and `USER` are
     ///     looked up; its XDG folders hold the outbox unless `directories` says otherwise.
     ///   - directories: where the outbox is; those of `environment` when nil.

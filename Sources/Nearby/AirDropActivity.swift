@@ -23,6 +23,7 @@ public final class AirDropActivity: BuiltInActivity {
 
     /// Makes the activity.
     /// - Parameters:
+    ///   - descriptor: the registry's description of the AirDrop built-in; the catalog's by default.
     ///   - directories: where the configuration and the device identity are; those of the
     ///     activity's `hostEnvironment` when nil.
     ///   - environment: read for `SHARESHEET_NEARBY=off`; the `hostEnvironment`'s when nil.

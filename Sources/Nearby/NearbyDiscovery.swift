@@ -24,6 +24,8 @@ public final class NearbyDiscovery: @unchecked Sendable {
 
     /// Prepares discovery.
     /// - Parameters:
+    ///   - settings: the device name, port and multicast group to use.
+    ///   - identity: this device's identity: its fingerprint is what it announces.
     ///   - serverPort: the port of our own LocalSend server, when one runs (receivers); peers
     ///     answer announcements there. Without one they answer by multicast.
     ///   - answersAnnouncements: true to answer other devices' announcements (`register`).

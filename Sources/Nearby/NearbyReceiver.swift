@@ -132,6 +132,9 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
 
     /// Prepares a receiver.
     /// - Parameters:
+    ///   - settings: the device name and the multicast group it announces itself on.
+    ///   - identity: this device's identity, whose certificate the server presents.
+    ///   - options: where received files go, the PIN, the port, and whether to accept all.
     ///   - decide: asked (on a background thread) whether to accept an offer, unless `acceptAll`.
     ///   - onEvent: told what arrived, on the server thread.
     public init(

@@ -59,6 +59,7 @@ public final class NearbySender: @unchecked Sendable {
 
     /// Sends `payloads`.
     /// - Parameters:
+    ///   - payloads: the files and texts to offer, in order.
     ///   - previews: the `preview` of each payload's file offer, lined up with `payloads` (nil,
     ///     or missing at the end, for none): a thumbnail as a `data:` URL, say. A text payload's
     ///     preview is its text when it is sent alone and none otherwise, and a `text/*` file gets

@@ -13,9 +13,11 @@ public final class MessageActivity: BuiltInActivity {
     private let givenSettings: (@Sendable ([String: String]) throws -> MessageSettings)?
 
     /// Makes the Message activity.
-    /// - Parameter settings: makes the settings from per-share overrides (`--set via=…`);
-    ///   defaults to the configuration file, outbox and search path of the activity's
-    ///   `hostEnvironment`, read when it sends.
+    /// - Parameters:
+    ///   - descriptor: the registry's description of the Message built-in.
+    ///   - settings: makes the settings from per-share overrides (`--set via=…`); defaults to
+    ///     the configuration file, outbox and search path of the activity's `hostEnvironment`,
+    ///     read when it sends.
     public init(
         descriptor: BuiltInActivityDescriptor,
         settings: (@Sendable ([String: String]) throws -> MessageSettings)? = nil

@@ -13,7 +13,9 @@ open class RemoteFileProvider: FileProvider, @unchecked Sendable {
     public let remoteURL: URL
 
     /// Makes a provider that downloads `url` after the pick.
-    /// - Parameter filename: the local name; defaults to the URL's last path component.
+    /// - Parameters:
+    ///   - url: the remote file's address.
+    ///   - filename: the local name; defaults to the URL's last path component.
     public init(url: URL, filename: String? = nil) {
         remoteURL = url
         let name = filename ?? RemoteFileProvider.defaultName(for: url)
