@@ -10,6 +10,10 @@ public final class ShareTargetExtensions: ActivityExtensionCatalog {
     public static let shared = ShareTargetExtensions()
 
     private var catalogs: [[String]: TargetCatalog] = [:]
+    /// The catalog by the variables its folders are made from (`HOME`, `XDG_DATA_HOME`,
+    /// `XDG_DATA_DIRS`): every sheet looks its catalog up, and making the folders' paths costs
+    /// more than the rest of the look-up.
+    private var catalogsByVariables: [[String?]: TargetCatalog] = [:]
 
     /// Makes an instance with no catalog read yet.
     public init() {}
@@ -21,10 +25,12 @@ public final class ShareTargetExtensions: ActivityExtensionCatalog {
 
     /// The catalog of `environment`'s application folders, made on first use and kept.
     public func catalog(for environment: HostEnvironment) -> TargetCatalog {
+        let variables = ["HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS"].map { environment[$0] }
+        if let catalog = catalogsByVariables[variables] { return catalog }
         let folders = TargetCatalog.folders(for: environment)
-        if let catalog = catalogs[folders] { return catalog }
-        let catalog = TargetCatalog(folders: folders)
+        let catalog = catalogs[folders] ?? TargetCatalog(folders: folders)
         catalogs[folders] = catalog
+        catalogsByVariables[variables] = catalog
         return catalog
     }
 

@@ -12,8 +12,12 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
     private var items: [TargetItem] = []
     private var work: Task<Void, Never>?
     private let cancellable = TargetCancellation()
+    /// The verdict for the sheet it was last worked out for: the sheet asks `canPerform` and
+    /// then, for a target it does not offer, `unavailableReason` about the same items.
+    private var lastVerdict: (sheet: SheetKinds, reason: String?)?
 
-    /// Makes the activity for one sheet.
+    /// Makes the activity for one sheet; `descriptor` is the catalog's for `target` (an
+    /// unavailable reason says what it takes with the descriptor's acceptance summary).
     public init(target: ShareTarget, descriptor: BuiltInActivityDescriptor, settings: TargetSettings) {
         self.target = target
         self.settings = settings
@@ -60,11 +64,27 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
     }
 
     private func verdict(for sheet: SheetKinds) -> String? {
-        if settings.disabled.contains(target.name) {
+        if let lastVerdict, lastVerdict.sheet === sheet { return lastVerdict.reason }
+        let reason = decide(for: sheet)
+        lastVerdict = (sheet, reason)
+        return reason
+    }
+
+    private func decide(for sheet: SheetKinds) -> String? {
+        // Nothing is turned off on most systems: then no name is made and hashed per target.
+        if !settings.disabled.isEmpty, settings.disabled.contains(target.name) {
             return "turned off (share targets enable \(target.name))"
         }
         if let problem = target.problem { return problem }
         guard let accepts = target.accepts else { return "its entry is broken" }
+        // Two hundred targets mostly take the same few lists: each list is decided once per
+        // sheet. The descriptor's summary names the list (every pattern and limit).
+        let summary = descriptor.acceptance.summary
+        return sheet.verdict(accepting: summary) { Self.verdict(of: accepts, summary: summary, for: sheet) }
+    }
+
+    /// Why a target that takes `accepts` is not offered on `sheet`, or nil when it is.
+    private static func verdict(of accepts: TargetAccepts, summary: String, for sheet: SheetKinds) -> String? {
         var accepted = [Bool](repeating: false, count: sheet.kinds.count)
         for rule in accepts.rules {
             let matches = sheet.matches(rule)
@@ -78,7 +98,8 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
             }
         }
         if !accepted.contains(true) {
-            return "it takes \(accepts.summary), and got \(sheet.description)"
+            // The descriptor keeps `accepts.summary`, made once when the catalog was read.
+            return "it takes \(summary), and got \(sheet.description)"
         }
         return nil
     }
@@ -147,6 +168,7 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
 final class SheetKinds {
     let kinds: [(kind: ItemKind, count: Int)]
     private var matched: [String: [Bool]] = [:]
+    private var verdicts: [String: String?] = [:]
 
     init(_ items: [ItemKind]) {
         var kinds: [(kind: ItemKind, count: Int)] = []
@@ -168,8 +190,16 @@ final class SheetKinds {
         return made
     }
 
-    /// "text, 2 web links"-style words for what the sheet holds.
-    var description: String {
-        kinds.map { $0.count == 1 ? $0.kind.description : "\($0.count) × \($0.kind.description)" }.joined(separator: ", ")
+    /// The verdict for targets whose accepted list `summary` names: `make`'s, made once.
+    func verdict(accepting summary: String, make: () -> String?) -> String? {
+        if let known = verdicts[summary] { return known }
+        let made = make()
+        verdicts[summary] = .some(made)  // nil (offered) is kept too, not a removal
+        return made
     }
+
+    /// "text, 2 web links"-style words for what the sheet holds, made once per sheet: every
+    /// target the sheet does not offer says it, and naming a file's kind looks its type up.
+    private(set) lazy var description: String =
+        kinds.map { $0.count == 1 ? $0.kind.description : "\($0.count) × \($0.kind.description)" }.joined(separator: ", ")
 }
