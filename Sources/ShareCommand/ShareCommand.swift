@@ -1,6 +1,7 @@
 import Foundation
 import ShareSheet
 import ShareSheetBuiltins
+import ShareSheetSystem
 import ShareSheetTerminal
 import Sharing
 
@@ -27,12 +28,26 @@ public enum ShareCommand {
     /// - Returns: the exit status (sysexits).
     @MainActor
     public static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
+        // Activities (and the share targets' folders) read the host's environment from the
+        // registry, never from the process.
+        context.registry.environment = HostEnvironment(variables: context.environment)
+        if let name = arguments.first, name == "help" {
+            return finish(help(topic: Array(arguments.dropFirst()), context: context), context: context)
+        }
         if let name = arguments.first, let subcommand = Subcommands.named(name) {
+            let rest = Array(arguments.dropFirst())
+            if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
+                context.standardOutput.write(CommandHelp.text(of: subcommand.spec))
+                return 0
+            }
             do {
-                return finish(try await subcommand.run(Array(arguments.dropFirst()), context: context), context: context)
+                return finish(try await subcommand.run(rest, context: context), context: context)
             } catch {
                 return finish(Termination.of(error), context: context)
             }
+        }
+        if let name = arguments.first, let mistyped = mistypedCommand(name, context: context) {
+            return finish(Termination.of(mistyped), context: context)
         }
         let invocation: Invocation
         do {
@@ -40,8 +55,6 @@ public enum ShareCommand {
         } catch {
             return finish(Termination.of(error), context: context)
         }
-        // Activities read the host's environment from the registry, never from the process.
-        context.registry.environment = HostEnvironment(variables: context.environment)
         let runner = Runner(invocation: invocation, context: context)
         do {
             return finish(try await runner.run(), context: context)
@@ -52,6 +65,35 @@ public enum ShareCommand {
             }
             return finish(termination, context: context)
         }
+    }
+
+    /// `share help`, `share help SUBCOMMAND`.
+    @MainActor
+    private static func help(topic: [String], context: CommandContext) -> Termination {
+        guard let word = topic.first else {
+            context.standardOutput.write(
+                Help.text(activityNames: ActivityNames(registry: context.registry).all, subcommandUsage: Subcommands.specs.flatMap(CommandHelp.usageLines)))
+            return .success
+        }
+        if let subcommand = Subcommands.named(word) {
+            context.standardOutput.write(CommandHelp.text(of: subcommand.spec))
+            return .success
+        }
+        let close = Suggestions.closest(to: word, among: Subcommands.all.map { $0.name })
+        let hint = close.isEmpty ? "the commands are " + CommandSpec.list(Subcommands.all.map { $0.name }) : "did you mean \(Suggestions.phrase(close))?"
+        return Termination.of(ShareError(.usage, "help: no command '\(word)' (\(hint))"))
+    }
+
+    /// A first word that is neither a file nor a command, but close to a command's name
+    /// (`share outbx list`): said as such, instead of "no such file".
+    @MainActor
+    private static func mistypedCommand(_ word: String, context: CommandContext) -> ShareError? {
+        guard !word.hasPrefix("-"), !word.contains("/"), !word.contains(":"), !word.contains(".") else { return nil }
+        let path = (context.currentDirectory as NSString).appendingPathComponent(word)
+        guard !FileManager.default.fileExists(atPath: path) else { return nil }
+        let close = Suggestions.closest(to: word, among: Subcommands.all.map { $0.name } + ["help"])
+        guard !close.isEmpty else { return nil }
+        return ShareError(.usage, "'\(word)' is neither a file nor a command (did you mean \(Suggestions.phrase(close))?)")
     }
 
     @MainActor

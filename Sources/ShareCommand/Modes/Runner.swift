@@ -27,7 +27,7 @@ struct Runner {
             context.standardOutput.write(
                 Help.text(
                     activityNames: registry.descriptors.map(\.name),
-                    subcommandUsage: Subcommands.all.flatMap { $0.usage }))
+                    subcommandUsage: Subcommands.specs.flatMap(CommandHelp.usageLines)))
             return .success
         case .version:
             context.standardOutput.write("share \(Help.version)\n")

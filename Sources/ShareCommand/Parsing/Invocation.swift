@@ -60,13 +60,10 @@ struct Invocation: Equatable {
         var value: String
     }
 
-    /// The options that take a value, and those that do not, for parsing and suggestions.
-    static let valueOptions = ["--text", "--activity", "--explain", "--subject", "--to", "--set", "--exclude", "--app"]
-    static let flagOptions = [
-        "--list", "--json", "--gui", "--terminal", "--service", "--via-service", "--help", "--version",
-    ]
-
-    /// The subcommands of SPEC §4 that manage local stores; none has a backend in this build.
+    /// The options that take a value, and those that do not, for parsing and suggestions: the
+    /// declaration `--help` is made from.
+    static let valueOptions = ShareOptions.valueOptions
+    static let flagOptions = ShareOptions.flagOptions
 
     /// Reads `arguments` (without the program name).
     /// - Throws: a `ShareError` of kind `.usage` naming the wrong option.

@@ -6,22 +6,31 @@ import Social
 /// is read from standard input (or `--token`), kept in the Secret Service or the 0600 tokens
 /// file, and never printed.
 enum AccountsCommand: ShareSubcommand {
-    static let name = "accounts"
-    static let usage = [
-        "share accounts list                     services with a token, and its store",
-        "share accounts add SERVICE [--token T]  keep a token (stdin without --token)",
-        "share accounts remove SERVICE           forget SERVICE's token",
-    ]
+    static let spec = CommandSpec(
+        name: "accounts", summary: "the accounts the posting activities use",
+        about: "A token is read from standard input (or --token), kept in the Secret Service or the 0600 "
+            + "tokens file, and never printed. SERVICE is one of: "
+            + SocialService.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+        actions: [
+            ActionSpec(name: "list", summary: "services with a token, and where it is kept"),
+            ActionSpec(
+                name: "add", operands: "SERVICE", operandKind: .choices(SocialService.allCases.map(\.rawValue)),
+                summary: "keep a token (read from standard input without --token)",
+                options: [.value("--token", "TOKEN", "the token itself")]),
+            ActionSpec(
+                name: "remove", operands: "SERVICE", operandKind: .choices(SocialService.allCases.map(\.rawValue)),
+                summary: "forget SERVICE's token"),
+        ],
+        examples: ["share accounts add mastodon < token.txt", "share accounts list"])
 
     private static var serviceNames: String { SocialService.allCases.map(\.rawValue).joined(separator: ", ") }
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
-        var rest = arguments[...]
-        guard let action = rest.popFirst() else {
-            throw ShareError(.usage, "accounts: say list, add SERVICE or remove SERVICE")
-        }
+        let action = try spec.action(named: arguments.first)
+        let parsed = try options(Array(arguments.dropFirst()), for: action)
+        var rest = parsed.operands[...]
         let store = AccountStore(environment: context.environment)
-        switch action {
+        switch action.name {
         case "list":
             guard rest.isEmpty else { throw ShareError(.usage, "accounts list takes no arguments") }
             let accounts = try store.list()
@@ -34,17 +43,9 @@ enum AccountsCommand: ShareSubcommand {
             }
             return .success
         case "add":
-            let service = try serviceArgument(&rest, action: action)
-            var token: String?
-            while let argument = rest.popFirst() {
-                if argument == "--token", let value = rest.popFirst() {
-                    token = value
-                } else if argument.hasPrefix("--token=") {
-                    token = String(argument.dropFirst("--token=".count))
-                } else {
-                    throw ShareError(.usage, "accounts add: unknown argument '\(argument)'")
-                }
-            }
+            let service = try serviceArgument(&rest, action: action.name)
+            guard rest.isEmpty else { throw ShareError(.usage, "accounts add takes one service") }
+            var token = parsed.value("--token")
             if token == nil {
                 if context.standardInputIsTerminal {
                     context.standardError.write("Paste the \(service.displayName) token, then press Ctrl-D:\n")
@@ -57,7 +58,7 @@ enum AccountsCommand: ShareSubcommand {
             context.standardOutput.write("\(service): token kept in \(place)\n")
             return .success
         case "remove":
-            let service = try serviceArgument(&rest, action: action)
+            let service = try serviceArgument(&rest, action: action.name)
             guard rest.isEmpty else { throw ShareError(.usage, "accounts remove takes one service") }
             if try store.remove(service) {
                 context.standardOutput.write("\(service): token removed\n")
@@ -65,7 +66,7 @@ enum AccountsCommand: ShareSubcommand {
             }
             throw ShareError(.noInput, "accounts: \(service): no account to remove")
         default:
-            throw ShareError(.usage, "accounts: unknown action '\(action)' (list, add or remove)")
+            preconditionFailure("an action of the spec without a case: \(action.name)")
         }
     }
 

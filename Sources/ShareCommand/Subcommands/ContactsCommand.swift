@@ -7,37 +7,30 @@ import ShareSheetSystem
 /// `share contacts list|show`: the contacts folder that `share --activity contact` sets photos
 /// in (`[contacts] folder=` in the configuration, else `$XDG_DATA_HOME/contacts/default`).
 enum ContactsCommand: ShareSubcommand {
-    static let name = "contacts"
-    static let usage = [
-        "share contacts list [--json]                         the contacts and photos",
-        "share contacts show [--json] NAME|EMAIL|UID          one contact's card",
-    ]
+    static let spec = CommandSpec(
+        name: "contacts", summary: "the contacts folder Assign to Contact sets photos in",
+        about: "The folder is [contacts] folder= in the configuration, else $XDG_DATA_HOME/contacts/default "
+            + "(a vdir, as khard and vdirsyncer keep it).",
+        actions: [
+            ActionSpec(name: "list", summary: "the contacts and their photos", options: [json]),
+            ActionSpec(name: "show", operands: "NAME|EMAIL|UID", summary: "one contact's card", options: [json]),
+        ],
+        examples: ["share contacts show ana@example.com"])
+
+    private static let json = OptionSpec.flag("--json", "print JSON")
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
-        guard let action = arguments.first else {
-            throw ShareError(.usage, "contacts: give an action: list or show")
-        }
-        var json = false
-        var operands: [String] = []
-        var optionsEnded = false
-        for argument in arguments.dropFirst() {
-            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
-                operands.append(argument)
-            } else if argument == "--" {
-                optionsEnded = true
-            } else if argument == "--json" {
-                json = true
-            } else {
-                throw ShareError(.usage, "contacts \(action): unknown option '\(argument)'")
-            }
-        }
+        let action = try spec.action(named: arguments.first)
+        let parsed = try options(Array(arguments.dropFirst()), for: action)
+        let json = parsed.flag("--json")
+        let operands = parsed.operands
         let directories = XDGDirectories(environment: context.environment)
         let book = try ContactBook.configured(directories: directories)
         let listing = try await Task.detached { try book.load() }.value
         for skipped in listing.skipped {
             context.warn("warning: \(skipped.description)")
         }
-        switch action {
+        switch action.name {
         case "list":
             if let extra = operands.first {
                 throw ShareError(.usage, "contacts list: unexpected argument '\(extra)'")
@@ -62,7 +55,7 @@ enum ContactsCommand: ShareSubcommand {
                 throw ShareError(.noInput, "contacts show: no contact matches “\(query)” in \(book.folder.path)")
             }
         default:
-            throw ShareError(.usage, "contacts: unknown action '\(action)' (list, show)")
+            preconditionFailure("an action of the spec without a case: \(action.name)")
         }
     }
 

@@ -6,34 +6,17 @@ import Sharing
 /// `share open [--app ID] URL|FILE...`: opens links and files with the desktop's applications,
 /// the way `Workspace.open(_:)` does (maps links through the `geo:` handler or a web map).
 enum OpenCommand: ShareSubcommand {
-    static let name = "open"
-    static let usage = ["share open [--app ID] URL|FILE...  open with the desktop's application for it"]
+    static let spec = CommandSpec(
+        name: "open", summary: "open with the desktop's application for it",
+        about: "Links go to the desktop's handler for their scheme (maps: to a geo: handler or a web map); "
+            + "files to the default application for their type.",
+        options: [.value("--app", "ID", "open with this application (a desktop-file id)")],
+        operands: "URL|FILE...", operandKind: .file, examples: ["share open https://swift.org", "share open --app org.gnome.Evince report.pdf"])
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
-        var applicationID: String?
-        var operands: [String] = []
-        var optionsEnded = false
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-                operands.append(argument)
-            } else if argument == "--" {
-                optionsEnded = true
-            } else if argument == "--app" || argument.hasPrefix("--app=") {
-                if applicationID != nil { throw ShareError(.usage, "share open: --app can be given only once") }
-                if argument == "--app" {
-                    guard index < arguments.count else { throw ShareError(.usage, "share open: --app needs a value") }
-                    applicationID = arguments[index]
-                    index += 1
-                } else {
-                    applicationID = String(argument.dropFirst("--app=".count))
-                }
-            } else {
-                throw ShareError(.usage, "share open: unknown option '\(argument)' (see share --help)")
-            }
-        }
+        let parsed = try options(arguments)
+        let applicationID = parsed.value("--app")
+        let operands = parsed.operands
         guard !operands.isEmpty else { throw ShareError(.usage, "share open: give a URL or a file to open") }
         let urls = try operands.map { try url(for: $0, currentDirectory: context.currentDirectory) }
         let workspace = Workspace.shared

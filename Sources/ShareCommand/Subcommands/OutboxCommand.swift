@@ -6,40 +6,36 @@ import ShareSheetSystem
 /// `share outbox list|show|flush|retry|remove`: the mail outbox (a Maildir under
 /// `$XDG_DATA_HOME/sharesheet/Outbox`) and the Messages outbox that Mail and Message queue into.
 enum OutboxCommand: ShareSubcommand {
-    static let name = "outbox"
-    static let usage = [
-        "share outbox list                                    queued mail and text messages",
-        "share outbox show ID                                 a queued message's headers (mail) or text",
-        "share outbox flush [--set smtp=URL]                  send every queued message once; failures stay queued",
-        "share outbox retry ID                                queue an interrupted send again",
-        "share outbox remove ID                               delete a queued message",
-    ]
+    static let spec = CommandSpec(
+        name: "outbox", summary: "the mail and text messages Mail and Message queued",
+        about: "Mail waits in a Maildir under $XDG_DATA_HOME/sharesheet/Outbox when no server is set up or "
+            + "it cannot be reached; text messages when nothing could send them.",
+        actions: [
+            ActionSpec(name: "list", summary: "queued mail and text messages"),
+            ActionSpec(name: "show", operands: "ID", summary: "a queued message's headers (mail) or text"),
+            ActionSpec(
+                name: "flush", summary: "send every queued message once; failures stay queued",
+                options: [.value("--set", "FIELD=VALUE", "a Mail setting for this flush, such as smtp=URL", repeatable: true)]),
+            ActionSpec(name: "retry", operands: "ID", summary: "queue an interrupted send again"),
+            ActionSpec(name: "remove", operands: "ID", summary: "delete a queued message"),
+        ],
+        examples: ["share outbox flush --set smtp=smtp://127.0.0.1:2525"])
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
-        guard let action = arguments.first else {
-            throw ShareError(.usage, "outbox: give an action: list, show, flush, retry or remove")
-        }
+        let action = try spec.action(named: arguments.first)
+        let parsed = try options(Array(arguments.dropFirst()), for: action)
         let directories = XDGDirectories(environment: context.environment)
         let mailOutbox = MailOutbox(directories: directories)
         let messageOutbox = MessageOutbox(directories: directories)
-        var rest = Array(arguments.dropFirst())
+        let rest = parsed.operands
         var overrides: [String: String] = [:]
-        while let index = rest.firstIndex(where: { $0 == "--set" || $0.hasPrefix("--set=") }) {
-            let value: String
-            if rest[index] == "--set" {
-                guard index + 1 < rest.count else { throw ShareError(.usage, "--set needs FIELD=VALUE") }
-                value = rest[index + 1]
-                rest.removeSubrange(index...(index + 1))
-            } else {
-                value = String(rest[index].dropFirst("--set=".count))
-                rest.remove(at: index)
-            }
+        for value in parsed.all("--set") {
             guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
                 throw ShareError(.usage, "--set needs FIELD=VALUE, got '\(value)'")
             }
             overrides[String(value[..<equals])] = String(value[value.index(after: equals)...])
         }
-        switch action {
+        switch action.name {
         case "list":
             guard rest.isEmpty else { throw ShareError(.usage, "outbox list takes no operands") }
             var text = ""
@@ -54,7 +50,7 @@ enum OutboxCommand: ShareSubcommand {
             context.standardOutput.write(text)
             return .success
         case "show":
-            let id = try single(rest, action: action)
+            let id = try single(rest, action: action.name)
             if let entry = messageOutbox.entries().first(where: { $0.id == id }) {
                 context.standardOutput.write(
                     "To: \(entry.message.recipients.joined(separator: ", "))\n\n\(entry.message.body)\n"
@@ -108,10 +104,10 @@ enum OutboxCommand: ShareSubcommand {
             return Termination(
                 status: Termination.status(of: kind), message: "outbox: \(failures.count) message(s) kept in the outbox")
         case "retry":
-            try mailOutbox.retry(try single(rest, action: action))
+            try mailOutbox.retry(try single(rest, action: action.name))
             return .success
         case "remove":
-            let id = try single(rest, action: action)
+            let id = try single(rest, action: action.name)
             if messageOutbox.entries().contains(where: { $0.id == id }) {
                 try messageOutbox.remove(id)
             } else {
@@ -119,7 +115,7 @@ enum OutboxCommand: ShareSubcommand {
             }
             return .success
         default:
-            throw ShareError(.usage, "outbox: unknown action '\(action)' (list, show, flush, retry or remove)")
+            preconditionFailure("an action of the spec without a case: \(action.name)")
         }
     }
 

@@ -7,26 +7,21 @@ import UniformTypes
 /// `share paste [--type TYPE] [--types]`: prints what Copy put on the active pasteboard — the
 /// Wayland or X11 clipboard when there is a display, else the file-backed pasteboard.
 enum PasteCommand: ShareSubcommand {
-    static let name = "paste"
-    static let usage = [
-        "share paste [--type TYPE]                            print the pasteboard's text, or its TYPE (MIME type or UTI) as bytes",
-        "share paste --types                                  the types the pasteboard offers, best first",
-    ]
+    static let spec = CommandSpec(
+        name: "paste", summary: "print the pasteboard's text, or one of its types as bytes",
+        about: "The pasteboard is the Wayland or X11 clipboard when there is a display, else the file Copy "
+            + "writes without one.",
+        options: [
+            .value("--type", "TYPE", "print this type (a MIME type or UTI) as bytes"),
+            .flag("--types", "list the types the pasteboard offers, best first"),
+        ],
+        examples: ["share paste --type image/png > copied.png"])
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
-        var requested: String?
-        var listTypes = false
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--types": listTypes = true
-            case "--type":
-                guard let value = rest.popFirst() else { throw ShareError(.usage, "paste: --type needs a type") }
-                requested = value
-            case _ where argument.hasPrefix("--type="): requested = String(argument.dropFirst("--type=".count))
-            default: throw ShareError(.usage, "paste: unknown argument '\(argument)'")
-            }
-        }
+        let parsed = try options(arguments)
+        if let extra = parsed.operands.first { throw ShareError(.usage, "paste: unexpected argument '\(extra)'") }
+        let requested = parsed.value("--type")
+        let listTypes = parsed.flag("--types")
         let backend = Pasteboard.automaticBackend(environment: context.environment)
         let offered = try backend.types()
         guard !offered.isEmpty else { throw ShareError(.noInput, "paste: the pasteboard is empty (\(backend.name))") }

@@ -6,16 +6,28 @@ import ShareSheetSystem
 /// `share reading-list list|mark-read|remove|export|import`: the reading list that
 /// `share --activity reading-list URL` adds to, at `$XDG_DATA_HOME/sharesheet/reading-list.sqlite`.
 enum ReadingListCommand: ShareSubcommand {
-    static let name = "reading-list"
-    static let usage = [
-        "share reading-list list [--unread] [--json]          the reading list, newest first",
-        "share reading-list mark-read [--unread] URL...       mark pages as read (or unread again)",
-        "share reading-list remove URL...                     take pages off the reading list",
-        "share reading-list export [--format html|json] [--output FILE]",
-        "                                                     as Netscape bookmark HTML (browsers import it) or JSON",
-        "share reading-list import [--format html|json] FILE|-",
-        "                                                     add the http(s) links of a bookmark or JSON file",
-    ]
+    static let spec = CommandSpec(
+        name: "reading-list", summary: "the reading list Add to Reading List adds to",
+        about: "The list is a SQLite store at $XDG_DATA_HOME/sharesheet/reading-list.sqlite; sqlite3 reads it.",
+        actions: [
+            ActionSpec(
+                name: "list", summary: "the reading list, newest first",
+                options: [.flag("--unread", "only the pages not read yet"), .flag("--json", "print JSON")]),
+            ActionSpec(
+                name: "mark-read", operands: "URL...", summary: "mark pages as read (or unread again)",
+                options: [.flag("--unread", "mark them unread")]),
+            ActionSpec(name: "remove", operands: "URL...", summary: "take pages off the reading list"),
+            ActionSpec(
+                name: "export", summary: "as Netscape bookmark HTML (browsers import it) or JSON",
+                options: [format, .value("--output", "FILE", "write to FILE (atomically) instead of standard output", kind: .file)]),
+            ActionSpec(
+                name: "import", operands: "FILE|-", operandKind: .file,
+                summary: "add the http(s) links of a bookmark or JSON file", options: [format]),
+        ],
+        examples: ["share reading-list export --format json --output list.json", "share reading-list list --unread"])
+
+    private static let format = OptionSpec.value(
+        "--format", "FORMAT", "html or json (import: read from the file)", kind: .choices(["html", "json"]))
 
     /// The options and operands after the action word.
     private struct Arguments {
@@ -26,14 +38,12 @@ enum ReadingListCommand: ShareSubcommand {
     }
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
-        guard let action = arguments.first else {
-            throw ShareError(.usage, "reading-list: give an action: list, mark-read, remove, export or import")
-        }
+        let action = try spec.action(named: arguments.first).name
         let readingList = ReadingList(directories: XDGDirectories(environment: context.environment))
         let rest = Array(arguments.dropFirst())
         switch action {
         case "list":
-            let parsed = try parse(rest, action: action, flags: ["--json", "--unread"], valued: [])
+            let parsed = try parse(rest, action: action)
             try noOperands(parsed)
             var items = try await background { try readingList.items() }
             if parsed.flags.contains("--unread") { items.removeAll(where: \.isRead) }
@@ -41,18 +51,18 @@ enum ReadingListCommand: ShareSubcommand {
                 parsed.flags.contains("--json") ? ReadingListJSON.export(items) : items.map(line).joined())
             return .success
         case "mark-read":
-            let parsed = try parse(rest, action: action, flags: ["--unread"], valued: [])
+            let parsed = try parse(rest, action: action)
             let urls = try webURLs(parsed)
             let read = !parsed.flags.contains("--unread")
             try await background { try readingList.setRead(read, for: urls) }
             return .success
         case "remove":
-            let parsed = try parse(rest, action: action, flags: [], valued: [])
+            let parsed = try parse(rest, action: action)
             let urls = try webURLs(parsed)
             try await background { try readingList.removeItems(urls) }
             return .success
         case "export":
-            let parsed = try parse(rest, action: action, flags: [], valued: ["--format", "--output"])
+            let parsed = try parse(rest, action: action)
             try noOperands(parsed)
             let format = try self.format(parsed) ?? .html
             let items = try await background { try readingList.items() }
@@ -67,16 +77,14 @@ enum ReadingListCommand: ShareSubcommand {
         case "import":
             return try await importFile(rest, into: readingList, context: context)
         default:
-            throw ShareError(
-                .usage,
-                "reading-list: unknown action '\(action)' (list, mark-read, remove, export, import)")
+            preconditionFailure("an action of the spec without a case: \(action)")
         }
     }
 
     private static func importFile(
         _ arguments: [String], into readingList: ReadingList, context: CommandContext
     ) async throws -> Termination {
-        let parsed = try parse(arguments, action: "import", flags: [], valued: ["--format"])
+        let parsed = try parse(arguments, action: "import")
         guard parsed.operands.count == 1, let operand = parsed.operands.first else {
             throw ShareError(.usage, "reading-list import: give one file to import, or - for standard input")
         }
@@ -124,40 +132,14 @@ enum ReadingListCommand: ShareSubcommand {
 
     // MARK: Arguments
 
-    private static func parse(_ arguments: [String], action: String, flags: Set<String>, valued: Set<String>) throws
-        -> Arguments
-    {
-        var parsed = Arguments(action: action)
-        var index = 0
-        var optionsEnded = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-                parsed.operands.append(argument)
-            } else if argument == "--" {
-                optionsEnded = true
-            } else if flags.contains(argument) {
-                parsed.flags.insert(argument)
-            } else if let option = valued.first(where: { argument == $0 || argument.hasPrefix($0 + "=") }) {
-                if parsed.values[option] != nil {
-                    throw ShareError(.usage, "reading-list \(action): \(option) can be given only once")
-                }
-                if argument == option {
-                    guard index < arguments.count else {
-                        throw ShareError(.usage, "reading-list \(action): \(option) needs a value")
-                    }
-                    parsed.values[option] = arguments[index]
-                    index += 1
-                } else {
-                    parsed.values[option] = String(argument.dropFirst(option.count + 1))
-                }
-            } else {
-                throw ShareError(
-                    .usage, "reading-list \(action): unknown option '\(argument)' (see share --help)")
-            }
-        }
-        return parsed
+    /// The arguments after the action word, read against the action's declared options.
+    private static func parse(_ arguments: [String], action: String) throws -> Arguments {
+        let parsed = try options(arguments, for: try spec.action(named: action))
+        var values: [String: String] = [:]
+        for option in ["--format", "--output"] { values[option] = parsed.value(option) }
+        return Arguments(
+            action: action, flags: Set(["--json", "--unread"].filter(parsed.flag)), values: values.compactMapValues { $0 },
+            operands: parsed.operands)
     }
 
     private static func noOperands(_ parsed: Arguments) throws {

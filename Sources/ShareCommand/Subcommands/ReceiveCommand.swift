@@ -6,61 +6,43 @@ import ShareSheetSystem
 /// `share receive`: a LocalSend receiver, so another Linux machine's `share --activity airdrop`
 /// (or a phone running LocalSend) can send files here. Files go into the XDG Download folder.
 enum ReceiveCommand: ShareSubcommand {
-    static let name = "receive"
-    static let usage = [
-        "share receive [--accept-all] [--pin PIN] [--port N] [--once] [--folder DIR]",
-        "              [--timeout SECONDS]  receive files over LocalSend (AirDrop) into Downloads",
-    ]
-
-    /// What `share receive --help` prints.
-    static let help = """
-        usage: share receive [--accept-all] [--pin PIN] [--port N] [--once] [--folder DIR] [--timeout SECONDS]
-
-        Receives files and messages over LocalSend (what AirDrop uses here) from phones and
-        computers running LocalSend or `share --activity airdrop`. Received files' paths go to
-        standard output; offers, refusals and the end of each transfer go to standard error.
-
-          --accept-all       accept every offer without asking (without a terminal, offers are
-                             declined unless this is given)
-          --pin PIN          senders must give this PIN
-          --port N           the TCP port (default 53317)
-          --once             end after the first transfer (exit 0 when it completed)
-          --folder DIR       where files go (default: the Download folder)
-          --timeout SECONDS  cut off a sender that sends nothing for this long (default 30)
-
-        """
+    static let spec = CommandSpec(
+        name: "receive", summary: "receive files over LocalSend (AirDrop) into Downloads",
+        about: "Receives files and messages over LocalSend (what AirDrop uses here) from phones and computers "
+            + "running LocalSend or `share --activity airdrop`. Received files' paths go to standard output; "
+            + "offers, refusals and the end of each transfer go to standard error. Without a terminal, offers "
+            + "are declined unless --accept-all is given.",
+        options: [
+            .flag("--accept-all", "accept every offer without asking"),
+            .value("--pin", "PIN", "senders must give this PIN"),
+            .value("--port", "N", "the TCP port (default 53317)"),
+            .flag("--once", "end after the first transfer (exit 0 when it completed)"),
+            .value("--folder", "DIR", "where files go (default: the Download folder)", kind: .directory),
+            .value("--timeout", "SECONDS", "cut off a sender that sends nothing for this long (default 30)"),
+        ],
+        examples: ["share receive --once --accept-all --folder ~/Inbox"])
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
-        var rest = arguments[...]
+        let parsed = try options(arguments)
+        if let extra = parsed.operands.first { throw ShareError(.usage, "receive: unexpected argument '\(extra)'") }
         let directories = XDGDirectories(environment: context.environment)
         var options = NearbyReceiver.Options(folder: directories.userDirectory(.download))
-        var onlyOnce = false
-        while let argument = rest.popFirst() {
-            func value() throws -> String {
-                guard let value = rest.popFirst() else { throw ShareError(.usage, "receive: \(argument) needs a value") }
-                return value
+        let onlyOnce = parsed.flag("--once")
+        options.acceptAll = parsed.flag("--accept-all")
+        if let pin = parsed.value("--pin") { options.pin = pin }
+        if let folder = parsed.value("--folder") {
+            options.folder = URL(fileURLWithPath: folder, relativeTo: URL(fileURLWithPath: context.currentDirectory, isDirectory: true))
+                .standardizedFileURL
+        }
+        if let text = parsed.value("--port") {
+            guard let port = UInt16(text) else { throw ShareError(.usage, "receive: --port needs a port number, got '\(text)'") }
+            options.port = port
+        }
+        if let text = parsed.value("--timeout") {
+            guard let seconds = UInt32(text), seconds > 0 else {
+                throw ShareError(.usage, "receive: --timeout needs a number of seconds, got '\(text)'")
             }
-            switch argument {
-            case "--help", "-h":
-                context.standardOutput.write(help)
-                return .success
-            case "--accept-all": options.acceptAll = true
-            case "--once": onlyOnce = true
-            case "--pin": options.pin = try value()
-            case "--folder": options.folder = URL(fileURLWithPath: try value(), isDirectory: true)
-            case "--port":
-                let text = try value()
-                guard let port = UInt16(text) else { throw ShareError(.usage, "receive: --port needs a port number, got '\(text)'") }
-                options.port = port
-            case "--timeout":
-                let text = try value()
-                guard let seconds = UInt32(text), seconds > 0 else {
-                    throw ShareError(.usage, "receive: --timeout needs a number of seconds, got '\(text)'")
-                }
-                options.timeout = seconds
-            default:
-                throw ShareError(.usage, "receive: unknown option '\(argument)' (see share --help)")
-            }
+            options.timeout = seconds
         }
         let configuration = try Configuration.load(from: directories)
         let settings = NearbySettings(configuration: configuration, environment: context.environment)

@@ -3,13 +3,26 @@
 /// is listed once in `Subcommands.all`.
 @MainActor
 protocol ShareSubcommand {
-    /// The word after `share` (`outbox`).
-    static var name: String { get }
-    /// The usage lines for `share --help` (`share outbox list|show ID|flush`).
-    static var usage: [String] { get }
-    /// Runs with the arguments after the name.
+    /// What it takes: its help, completions and man page section are made from this.
+    static var spec: CommandSpec { get }
+    /// Runs with the arguments after the name (`--help` is answered before this is called).
     /// - Returns: how the command ends; throw a `ShareError` for a failure.
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination
+}
+
+extension ShareSubcommand {
+    /// The word after `share` (`outbox`).
+    static var name: String { spec.name }
+
+    /// Reads the arguments after the action word against the action's declared options.
+    static func options(_ arguments: [String], for action: ActionSpec) throws -> ParsedOptions {
+        try ParsedOptions.parse(arguments, options: action.options, command: "\(name) \(action.name)")
+    }
+
+    /// Reads the arguments of a command without actions against its declared options.
+    static func options(_ arguments: [String]) throws -> ParsedOptions {
+        try ParsedOptions.parse(arguments, options: spec.options, command: name)
+    }
 }
 
 /// The subcommands of this build.
@@ -25,10 +38,15 @@ enum Subcommands {
         AccountsCommand.self,
         ReceiveCommand.self,
         TargetsCommand.self,
+        CompletionsCommand.self,
+        ManPageCommand.self,
     ]
 
     /// The subcommand named by the first argument, if any.
     static func named(_ name: String) -> (any ShareSubcommand.Type)? {
         all.first { $0.name == name }
     }
+
+    /// Every subcommand's declaration.
+    static var specs: [CommandSpec] { all.map { $0.spec } }
 }

@@ -6,32 +6,36 @@ import ShareTargets
 /// `share targets list|enable|disable|check`: the share targets installed applications add to
 /// the sheet (SPEC §9), turning one off or on, and checking an entry before installing it.
 enum TargetsCommand: ShareSubcommand {
-    static let name = "targets"
-    static let usage = [
-        "share targets list [--json]             installed share targets, on or off",
-        "share targets disable|enable NAME       turn a target off or on",
-        "share targets check FILE.desktop        check an entry; what it is offered for",
-    ]
+    static let spec = CommandSpec(
+        name: "targets", summary: "the share targets installed applications add to the sheet",
+        about: "A share target is an application's desktop entry with X-ShareSheet-Accepts= (see the README, "
+            + "\"Make your app a share target\"). NAME is its desktop id without .desktop.",
+        actions: [
+            ActionSpec(name: "list", summary: "installed share targets, on or off", options: [.flag("--json", "print one JSON array")]),
+            ActionSpec(name: "disable", operands: "NAME", summary: "turn a target off on every sheet ([targets] disabled=)"),
+            ActionSpec(name: "enable", operands: "NAME", summary: "turn a target on again"),
+            ActionSpec(
+                name: "check", operands: "FILE.desktop", operandKind: .file,
+                summary: "check an entry, and say what it is offered for (65 when broken)"),
+        ],
+        examples: ["share targets check org.example.Notes.desktop", "share targets disable org.example.Notes"])
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
-        var rest = arguments[...]
-        guard let action = rest.popFirst() else {
-            throw ShareError(.usage, "targets: say list, disable NAME, enable NAME or check FILE.desktop")
-        }
+        let action = try spec.action(named: arguments.first)
+        let parsed = try options(Array(arguments.dropFirst()), for: action)
+        var rest = parsed.operands[...]
         let host = HostEnvironment(variables: context.environment)
-        switch action {
+        switch action.name {
         case "list":
-            let json = rest.first == "--json"
-            if json { rest.removeFirst() }
-            guard rest.isEmpty else { throw ShareError(.usage, "targets list takes only --json") }
-            list(host: host, json: json, context: context)
+            guard rest.isEmpty else { throw ShareError(.usage, "targets list takes no operands") }
+            list(host: host, json: parsed.flag("--json"), context: context)
             return .success
         case "disable", "enable":
             guard let name = rest.popFirst(), rest.isEmpty else {
-                throw ShareError(.usage, "targets \(action): name one target (share targets list shows them)")
+                throw ShareError(.usage, "targets \(action.name): name one target (share targets list shows them)")
             }
             let target = try installedTarget(named: name, host: host)
-            let enabled = action == "enable"
+            let enabled = action.name == "enable"
             let changed = try TargetSettings.set(target.name, enabled: enabled, in: host)
             let state = enabled ? "on" : "off"
             context.standardOutput.write(
@@ -50,9 +54,7 @@ enum TargetsCommand: ShareSubcommand {
             let count = report.findings.filter { $0.severity == .problem }.count
             return Termination(status: 65, message: "\(file): \(count == 1 ? "1 problem" : "\(count) problems")")
         default:
-            let close = Suggestions.closest(to: action, among: ["list", "disable", "enable", "check"])
-            let hint = close.isEmpty ? "list, disable, enable or check" : "did you mean \(Suggestions.phrase(close))?"
-            throw ShareError(.usage, "targets: unknown action '\(action)' (\(hint))")
+            preconditionFailure("an action of the spec without a case: \(action.name)")
         }
     }
 

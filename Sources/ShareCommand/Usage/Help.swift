@@ -22,6 +22,7 @@ enum Help {
         let subcommands = subcommandUsage.flatMap(usageLines).map { $0 + "\n" }.joined()
         return template.replacingOccurrences(of: "@NAMES@", with: lines.joined(separator: "\n"))
             .replacingOccurrences(of: "@SUBCOMMANDS@\n", with: subcommands)
+            .replacingOccurrences(of: "@OPTIONS@\n", with: ShareOptions.helpLines)
     }
 
     /// Lays out one "command   description" usage line like the others: the description from
@@ -68,21 +69,7 @@ enum Help {
         anything else as data named stdin.EXT).
 
         Options:
-          --text TEXT            share TEXT as an item (repeatable)
-          --activity NAME        perform NAME without the sheet; never prompts
-          --list                 list what would be offered, then what is not and why
-          --explain NAME         explain why NAME is or is not offered for the items
-          --subject TEXT         the subject, for activities that have one (mail)
-          --to ADDR[,ADDR]       recipients, for activities that have them (repeatable)
-          --set FIELD=VALUE      fill a field of the activity's interface (repeatable)
-          --exclude NAME[,NAME]  never offer these activities (repeatable)
-          --app ID               open with this application (open-in; a desktop-file id)
-          --json                 print one JSON object: the list, or the result
-          --gui                  show the sheet as a window (needs a display)
-          --terminal             show the sheet in this terminal, even on a desktop
-          -h, --help             show this help
-          --version              show the version
-          --                     end of options: the rest are ITEMs, even with a -
+        @OPTIONS@
 
         @NAMES@
 

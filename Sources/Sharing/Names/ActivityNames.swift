@@ -36,6 +36,15 @@ public struct ActivityNames {
         if let descriptor = registry.descriptor(named: name) ?? registry.descriptor(named: name.lowercased()) {
             return descriptor.type
         }
+        // A prefix of one name picks it (`rea` → reading-list); of several, says which.
+        let lowered = name.lowercased()
+        let starting = all.filter { $0.lowercased().hasPrefix(lowered) }
+        if starting.count == 1, let descriptor = registry.descriptor(named: starting[0]) { return descriptor.type }
+        if starting.count > 1 {
+            throw ShareError(
+                .usage, "'\(name)' could be \(Suggestions.phrase(starting).replacingOccurrences(of: "'", with: "")) (say which)",
+                hint: starting.first)
+        }
         let close = Suggestions.closest(to: name, among: all)
         let hint = close.isEmpty ? "see share --help for the names" : "did you mean \(Suggestions.phrase(close))?"
         throw ShareError(.usage, "unknown activity '\(name)' (\(hint))", hint: close.first)
