@@ -14,9 +14,10 @@ struct ReadmeUIKitExampleTests {
 
     /// Where the fresh package lives. A fixed folder, not a fresh one per run: its build folder
     /// is kept, so only the first run compiles all of ShareSheet (minutes); later runs rebuild
-    /// what changed.
-    private static let package = FileManager.default.temporaryDirectory
-        .appendingPathComponent("sharesheet-readme-uikit-example", isDirectory: true)
+    /// what changed. One per checkout, named after its path, so two checkouts on one machine do
+    /// not take turns rebuilding everything.
+    private static let package = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "sharesheet-readme-uikit-example" + repository.path.replacingOccurrences(of: "/", with: "-"), isDirectory: true)
 
     @Test("built as printed, the example's sheet offers the built-ins", .timeLimit(.minutes(40)))
     func exampleOffersBuiltIns() throws {
