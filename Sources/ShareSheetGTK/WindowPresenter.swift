@@ -192,7 +192,7 @@ public final class WindowPresenter: Presenter {
     private func showWorking(_ activity: Activity, controller: ActivityViewController) {
         guard let window else { return }
         let working = WorkingPage(
-            activity: activity,
+            activity: activity, running: { [weak controller] in controller?.runningActivity },
             cancel: { [weak controller] in controller?.dismiss() })
         window.show(working.widget, title: activity.activityTitle ?? windowTitle, subtitle: nil)
         workingPage = working

@@ -1,3 +1,4 @@
+import Foundation
 import ShareSheet
 import ShareSheetSystem
 
@@ -40,12 +41,25 @@ public final class ShareTargetExtensions: ActivityExtensionCatalog {
 
     public func makeActivities(for environment: HostEnvironment) -> [BuiltInActivity] {
         let catalog = catalog(for: environment)
-        let targets = catalog.targets
-        guard !targets.isEmpty else { return [] }
-        // Read once per sheet, not once per target.
-        let settings = TargetSettings(environment: environment)
-        return zip(targets, catalog.descriptors).map { target, descriptor in
-            TargetActivity(target: target, descriptor: descriptor, settings: settings)
-        }
+        _ = catalog.sheetPart(for: [], settings: settings(for: environment), environment: environment)
+        return catalog.prototypes(environment: environment)
+    }
+
+    public func sheetPart(for environment: HostEnvironment, itemKinds: [ItemKind]) -> ExtensionSheetPart {
+        let catalog = catalog(for: environment)
+        // An empty catalog costs a sheet no configuration read.
+        guard !catalog.targets.isEmpty else { return ExtensionSheetPart() }
+        return catalog.sheetPart(for: itemKinds, settings: settings(for: environment), environment: environment)
+    }
+
+    private var configurationFiles: [[String?]: URL] = [:]
+
+    /// `[targets]` of `environment`'s configuration file, made again only when the file changed.
+    private func settings(for environment: HostEnvironment) -> TargetSettings {
+        let variables = ["HOME", "XDG_CONFIG_HOME"].map { environment[$0] }
+        let file = configurationFiles[variables] ?? environment.directories.configurationFile
+        configurationFiles[variables] = file
+        let read = try? FileCache.value(at: file.path) { TargetSettings(configuration: try Configuration.load(file: file)) }
+        return (read ?? nil) ?? TargetSettings()
     }
 }

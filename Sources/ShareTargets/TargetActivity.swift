@@ -5,10 +5,18 @@ import ShareSheetSystem
 /// A share target on the sheet: offered for the items its entry accepts, within its count
 /// limits, unless the person turned it off; performed by calling its D-Bus name or launching
 /// its `Exec=` line.
-public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
+///
+/// The catalog keeps one per installed target, which every sheet shares (an
+/// `ActivityPrototype`): a sheet with two hundred targets makes none, and the one picked makes
+/// a fresh activity for its run.
+public final class TargetActivity: BuiltInActivity, ActivityIconNaming, ActivityPrototype {
     /// What the entry says.
     public let target: ShareTarget
+    /// The settings of a run.
     private let settings: TargetSettings
+    /// A prototype's: the settings of the sheet being built, which every target of its catalog
+    /// shares (read once per sheet).
+    let sheetSettings: SheetSettings?
     private var items: [TargetItem] = []
     private var work: Task<Void, Never>?
     private let cancellable = TargetCancellation()
@@ -16,13 +24,26 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
     /// then, for a target it does not offer, `unavailableReason` about the same items.
     private var lastVerdict: (sheet: SheetKinds, reason: String?)?
 
-    /// Makes the activity for one sheet; `descriptor` is the catalog's for `target` (an
-    /// unavailable reason says what it takes with the descriptor's acceptance summary).
-    public init(target: ShareTarget, descriptor: BuiltInActivityDescriptor, settings: TargetSettings) {
+    /// Makes the activity; `descriptor` is the catalog's for `target` (an unavailable reason
+    /// says what it takes with the descriptor's acceptance summary).
+    public convenience init(target: ShareTarget, descriptor: BuiltInActivityDescriptor, settings: TargetSettings) {
+        self.init(target: target, descriptor: descriptor, settings: settings, sheetSettings: nil)
+    }
+
+    init(target: ShareTarget, descriptor: BuiltInActivityDescriptor, settings: TargetSettings, sheetSettings: SheetSettings?) {
         self.target = target
         self.settings = settings
+        self.sheetSettings = sheetSettings
         super.init(descriptor: descriptor)
     }
+
+    /// A fresh activity for a run, with the settings of the sheet it was picked on.
+    public func makeActivity() -> Activity {
+        TargetActivity(target: target, descriptor: descriptor, settings: currentSettings)
+    }
+
+    /// The settings that apply now: the sheet's, for a prototype.
+    private var currentSettings: TargetSettings { sheetSettings?.settings ?? settings }
 
     /// The entry's icon; a generic application icon when it names none.
     public var iconName: String { target.iconName ?? "application-x-executable" }
@@ -50,7 +71,7 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
         switch target.reach {
         case .dbus(let name)?:
             lines.append("reached: Share on org.sharesheet.Target1 at \(name) \(ShareTarget.objectPath(forBusName: name))")
-            lines.append("timeout: \(TargetBusCall.seconds(settings.timeout)) ([targets] timeout=)")
+            lines.append("timeout: \(TargetBusCall.seconds(currentSettings.timeout)) ([targets] timeout=)")
         case .exec(let commandLine)?: lines.append("reached: launches \(commandLine) (the outcome is handed-off)")
         case nil: break
         }
@@ -60,10 +81,11 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
 
     /// Why the target is not offered for `items`, or nil when it is.
     private func verdict(for items: [Any]) -> String? {
-        verdict(for: sheetValue(SheetKinds.self, forItems: items) { SheetKinds(itemKinds(of: items)) })
+        verdict(for: SheetKinds(itemKinds(of: items)))
     }
 
-    private func verdict(for sheet: SheetKinds) -> String? {
+    /// Why the target is not offered on a sheet of these kinds, or nil when it is.
+    func verdict(for sheet: SheetKinds) -> String? {
         if let lastVerdict, lastVerdict.sheet === sheet { return lastVerdict.reason }
         let reason = decide(for: sheet)
         lastVerdict = (sheet, reason)
@@ -72,7 +94,8 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
 
     private func decide(for sheet: SheetKinds) -> String? {
         // Nothing is turned off on most systems: then no name is made and hashed per target.
-        if !settings.disabled.isEmpty, settings.disabled.contains(target.name) {
+        let disabled = currentSettings.disabled
+        if !disabled.isEmpty, disabled.contains(target.name) {
             return "turned off (share targets enable \(target.name))"
         }
         if let problem = target.problem { return problem }
@@ -162,6 +185,12 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming {
     }
 }
 
+/// The settings of the sheet being built, which a catalog's prototypes share: one assignment
+/// per sheet, not one per target.
+final class SheetSettings {
+    var settings = TargetSettings()
+}
+
 /// A sheet's items as a target looks at them: each distinct kind with how many items are of
 /// it, and which kinds each accepted pattern matches, worked out once per sheet and shared by
 /// every target on it (two hundred targets mostly accept the same few types).
@@ -180,6 +209,11 @@ final class SheetKinds {
             }
         }
         self.kinds = kinds
+    }
+
+    /// True when `other` holds the same kinds, as many of each.
+    func sameKinds(as other: SheetKinds) -> Bool {
+        kinds.count == other.kinds.count && zip(kinds, other.kinds).allSatisfy { $0.kind == $1.kind && $0.count == $1.count }
     }
 
     /// For each distinct kind, whether `rule` matches it.

@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import Synchronization
 import ShareSheet
 import ShareSheetSystem
 
@@ -16,8 +17,13 @@ public final class TargetCatalog {
     public private(set) var unreadable: [String] = []
     private var cached: [ShareTarget]?
     private var cachedDescriptors: [BuiltInActivityDescriptor]?
-    private var monitors: [OpaquePointer] = []
+    private var cachedPrototypes: [TargetActivity]?
+    /// The folders' monitors, released with the catalog.
+    private nonisolated(unsafe) var monitors: [UnsafeMutableRawPointer] = []
     private var watched = false
+    /// Set by the monitors, on whatever thread runs the main context's loop; read by the next
+    /// sheet. The monitors hold it, not the catalog, so a late report never reaches a freed one.
+    private let changes = FolderChanges()
 
     /// A catalog of the targets under `folders` (highest precedence first).
     public init(folders: [String]) {
@@ -33,6 +39,7 @@ public final class TargetCatalog {
 
     /// Every target installed now, in desktop-id order.
     public var targets: [ShareTarget] {
+        if changes.changed.exchange(false, ordering: .acquiringAndReleasing) { invalidate() }
         if let cached { return cached }
         let read = scan()
         cached = read
@@ -47,10 +54,63 @@ public final class TargetCatalog {
         return made
     }
 
+    /// One activity per target, which the sheets share (each makes a fresh one when picked).
+    func prototypes(environment: HostEnvironment) -> [TargetActivity] {
+        let targets = self.targets
+        if let cachedPrototypes { return cachedPrototypes }
+        let made = zip(targets, descriptors).map { target, descriptor in
+            let prototype = TargetActivity(
+                target: target, descriptor: descriptor, settings: TargetSettings(), sheetSettings: sheetSettings)
+            prototype.hostEnvironment = environment
+            return prototype
+        }
+        cachedPrototypes = made
+        return made
+    }
+
+    /// The settings of the sheet being built, shared by the prototypes.
+    private let sheetSettings = SheetSettings()
+    /// The last sheets' parts, by their kinds and the targets turned off: a desktop shares the
+    /// same few kinds of items again and again.
+    private var parts: [(kinds: SheetKinds, disabled: Set<String>, part: ExtensionSheetPart)] = []
+
+    /// The targets offered on a sheet of `kinds`, by row, and the others with their reasons.
+    func sheetPart(for kinds: [ItemKind], settings: TargetSettings, environment: HostEnvironment) -> ExtensionSheetPart {
+        let prototypes = self.prototypes(environment: environment)
+        sheetSettings.settings = settings
+        guard !prototypes.isEmpty else { return ExtensionSheetPart() }
+        let sheet = SheetKinds(kinds)
+        if let kept = parts.first(where: { $0.disabled == settings.disabled && $0.kinds.sameKinds(as: sheet) }) {
+            return kept.part
+        }
+        var part = ExtensionSheetPart()
+        for prototype in prototypes {
+            if let reason = prototype.verdict(for: sheet) {
+                part.unavailable.append((prototype, reason))
+            } else if prototype.target.category == .share {
+                part.shareRow.append(prototype)
+            } else {
+                part.actionRow.append(prototype)
+            }
+        }
+        if parts.count >= 8 { parts.removeFirst() }
+        parts.append((sheet, settings.disabled, part))
+        return part
+    }
+
     /// Forgets what was read: the next sheet reads the folders again.
     public func invalidate() {
         cached = nil
         cachedDescriptors = nil
+        cachedPrototypes = nil
+        parts = []
+    }
+
+    deinit {
+        for monitor in monitors {
+            g_file_monitor_cancel(monitor.assumingMemoryBound(to: GFileMonitor.self))
+            g_object_unref(monitor)
+        }
     }
 
     /// How a sheet knows a target: its type, title, CLI name, row and accepted kinds.
@@ -116,32 +176,32 @@ public final class TargetCatalog {
     /// service, a window left open). The monitors report on the main context's loop.
     private func watch() {
         watched = true
-        let me = Unmanaged.passUnretained(self).toOpaque()
         for folder in folders {
             let file = g_file_new_for_path(folder)
             defer { g_object_unref(UnsafeMutableRawPointer(file)) }
             guard let monitor = g_file_monitor_directory(file, G_FILE_MONITOR_WATCH_MOVES, nil, nil) else { continue }
+            // The handler holds its own reference to the flag, released with the handler.
             g_signal_connect_data(
-                UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(targetFolderChanged, to: GCallback.self), me, nil,
-                GConnectFlags(0))
-            monitors.append(OpaquePointer(monitor))
+                UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(targetFolderChanged, to: GCallback.self),
+                Unmanaged.passRetained(changes).toOpaque(), releaseFolderChanges, GConnectFlags(0))
+            monitors.append(UnsafeMutableRawPointer(monitor))
         }
     }
+}
 
-    fileprivate func folderChanged() {
-        invalidate()
-    }
-
-    // The catalogs live as long as the process (`ShareTargetExtensions` keeps them), so the
-    // monitors' unretained pointer stays valid.
+/// Whether a watched folder changed since the catalog last looked.
+final class FolderChanges: Sendable {
+    let changed = Atomic<Bool>(false)
 }
 
 private let targetFolderChanged: @convention(c) (
     OpaquePointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, UnsafeMutableRawPointer?
 ) -> Void = { _, _, _, _, data in
     guard let data else { return }
-    nonisolated(unsafe) let catalog = data
-    MainActor.assumeIsolated {
-        Unmanaged<TargetCatalog>.fromOpaque(catalog).takeUnretainedValue().folderChanged()
-    }
+    Unmanaged<FolderChanges>.fromOpaque(data).takeUnretainedValue().changed.store(true, ordering: .releasing)
+}
+
+private let releaseFolderChanges: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GClosure>?) -> Void = {
+    data, _ in
+    if let data { Unmanaged<FolderChanges>.fromOpaque(data).release() }
 }

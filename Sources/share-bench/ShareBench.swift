@@ -57,10 +57,11 @@ struct Config {
 @MainActor
 struct ShareBench {
     static let usage = """
-        usage: share-bench [--quick]
+        usage: share-bench [--quick] [--targets]
 
           (default)  the full run whose numbers BENCHMARKS.md records (about a minute)
           --quick    a smoke run of a few seconds: provider costs scaled down, fewer repetitions
+          --targets  only the share-target measurement (200 installed targets against none)
           --help     this text
 
         The report (Markdown) goes to standard output, progress to standard error.
@@ -72,7 +73,7 @@ struct ShareBench {
             print(usage)
             return
         }
-        if let unknown = arguments.first(where: { $0 != "--quick" }) {
+        if let unknown = arguments.first(where: { $0 != "--quick" && $0 != "--targets" }) {
             FileHandle.standardError.write(Data("share-bench: unknown argument '\(unknown)'\n\n\(usage)\n".utf8))
             exit(64)
         }
@@ -82,8 +83,9 @@ struct ShareBench {
         let started = benchClock.now
         let loadBefore = loadAverage()
         var sections: [String] = []
+        let onlyTargets = arguments.contains("--targets")
         do {
-            sections.append(try BuildBenchmark(config: config).run())
+            if !onlyTargets { sections.append(try BuildBenchmark(config: config).run()) }
         } catch {
             FileHandle.standardError.write(Data("share-bench: measurement 1 failed: \(error)\n".utf8))
             exit(1)
@@ -94,11 +96,13 @@ struct ShareBench {
             FileHandle.standardError.write(Data("share-bench: the share-target measurement failed: \(error)\n".utf8))
             exit(1)
         }
-        sections.append(await PickBenchmark(config: config).run())
-        sections.append(await CancellationBenchmark(config: config).run())
-        sections.append(PhotosBenchmark(config: config).run())
-        sections.append(ReadingListBenchmark(config: config).run())
-        sections.append(PrintBenchmark(config: config).run())
+        if !onlyTargets {
+            sections.append(await PickBenchmark(config: config).run())
+            sections.append(await CancellationBenchmark(config: config).run())
+            sections.append(PhotosBenchmark(config: config).run())
+            sections.append(ReadingListBenchmark(config: config).run())
+            sections.append(PrintBenchmark(config: config).run())
+        }
         let total = started.duration(to: benchClock.now)
 
         let info = ProcessInfo.processInfo

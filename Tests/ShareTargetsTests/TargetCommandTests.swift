@@ -26,7 +26,8 @@ struct TargetCommandTests {
             // The program writes each argument it got, NUL-terminated, then renames the list into place.
             let record = home.root.appendingPathComponent("arguments")
             let program = home.root.appendingPathComponent("record-arguments")
-            try "#!/bin/sh\nprintf '%s\\0' \"$@\" > \"\(record.path).part\" && mv \"\(record.path).part\" \"\(record.path)\"\n"
+            let started = home.root.appendingPathComponent("started")
+            try "#!/bin/sh\necho \"$$\" > \"\(started.path)\"\nprintf '%s\\0' \"$@\" > \"\(record.path).part\" && mv \"\(record.path).part\" \"\(record.path)\"\n"
                 .write(to: program, atomically: true, encoding: .utf8)
             chmod(program.path, 0o755)
             try entry(
@@ -44,6 +45,9 @@ struct TargetCommandTests {
             #expect(result["completed"] as? Bool == true)
             let deadline = Date().addingTimeInterval(10)
             while !FileManager.default.fileExists(atPath: record.path), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            try #require(
+                FileManager.default.fileExists(atPath: record.path),
+                "no arguments within 10 s; the program \(FileManager.default.fileExists(atPath: started.path) ? "started" : "never started"); share said: \(run.standardError)")
             let received = try Data(contentsOf: record).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             #expect(received == paths)
             #expect(!FileManager.default.fileExists(atPath: home.root.appendingPathComponent("x").path), "nothing ran a shell over the name")

@@ -110,7 +110,13 @@ open class Activity {
     public internal(set) var context = ActivityContext()
 
     /// Progress of the activity's own work (pages printed, bytes sent), shown by presenters.
-    public nonisolated let progress = Progress(totalUnitCount: -1)
+    public nonisolated let progress: Progress = {
+        // Not Progress(totalUnitCount:), which looks up Progress.current() to find a parent: an
+        // activity's progress has none, and a sheet makes many activities.
+        let progress = Progress(parent: nil, userInfo: nil)
+        progress.totalUnitCount = -1
+        return progress
+    }()
 
     nonisolated let finishing = FinishChannel()
 

@@ -55,6 +55,10 @@ open class ActivityViewController {
     private var presenter: (any Presenter)?
     private var presentationID = 0
     private var currentActivity: Activity?
+
+    /// The activity being prepared or performed now: the picked one, or the fresh activity a
+    /// picked `ActivityPrototype` made. Nil before a pick and after the end.
+    public var runningActivity: Activity? { currentActivity }
     private var currentInterface: ActivityInterface?
     private var resolution: Task<Void, Never>?
     private var runningProviders: [ActivityItemProvider] = []
@@ -140,10 +144,14 @@ open class ActivityViewController {
         sheet.previews = zip(entries, kinds).map { entry, kind in
             ItemPreview(placeholder: entry.placeholder, linkMetadata: entry.linkMetadata, kind: kind)
         }
-        if builtIns == nil { builtIns = registry.makeActivities() }
+        if builtIns == nil { builtIns = registry.makeBuiltInActivities() }
+        // The application's activities, then what installed applications add (asked at once),
+        // then the built-ins, each row in this order.
+        let extensions = registry.extensions?.sheetPart(for: registry.environment, itemKinds: kinds)
         let candidates: [(Activity, [Any])] =
             applicationActivities.map { ($0, plainItems) } + (builtIns ?? []).map { ($0, typedItems) }
-        for (activity, items) in candidates {
+        for (number, (activity, items)) in candidates.enumerated() {
+            if number == applicationActivities.count, let extensions { add(extensions, to: &sheet, excluding: excluded) }
             if let type = activity.activityType, excluded.contains(type) {
                 sheet.unavailable.append((activity, "excluded by the application"))
                 continue
@@ -157,12 +165,30 @@ open class ActivityViewController {
                 sheet.unavailable.append((activity, reason))
             }
         }
+        if candidates.count == applicationActivities.count, let extensions { add(extensions, to: &sheet, excluding: excluded) }
         withExtendedLifetime(typedItems) {}
         if let recent = history?.recentTypes, !recent.isEmpty {
             sheet.shareRow = Self.recentFirst(sheet.shareRow, recent: recent)
             sheet.actionRow = Self.recentFirst(sheet.actionRow, recent: recent)
         }
         return sheet
+    }
+
+    /// The extensions' part of the sheet, less what the application excluded.
+    private func add(_ part: ExtensionSheetPart, to sheet: inout ActivitySheet, excluding excluded: Set<ActivityType>) {
+        guard !excluded.isEmpty else {
+            sheet.shareRow += part.shareRow
+            sheet.actionRow += part.actionRow
+            sheet.unavailable += part.unavailable
+            return
+        }
+        func isExcluded(_ activity: Activity) -> Bool { activity.activityType.map(excluded.contains) ?? false }
+        for activity in part.shareRow + part.actionRow + part.unavailable.map(\.activity) where isExcluded(activity) {
+            sheet.unavailable.append((activity, "excluded by the application"))
+        }
+        sheet.shareRow += part.shareRow.filter { !isExcluded($0) }
+        sheet.actionRow += part.actionRow.filter { !isExcluded($0) }
+        sheet.unavailable += part.unavailable.filter { !isExcluded($0.activity) }
     }
 
     private static func recentFirst(_ row: [Activity], recent: [ActivityType]) -> [Activity] {
@@ -331,8 +357,16 @@ open class ActivityViewController {
     }
 
     private func start(
-        _ activity: Activity, type: ActivityType, resolved: [(item: Any, typed: Any, source: (any ActivityItemSource)?)]
+        _ picked: Activity, type: ActivityType, resolved: [(item: Any, typed: Any, source: (any ActivityItemSource)?)]
     ) {
+        // A prototype shared by sheets is never run itself: the run gets an activity of its own.
+        let activity: Activity
+        if let prototype = picked as? ActivityPrototype {
+            activity = prototype.makeActivity()
+            activity.hostEnvironment = registry.environment
+        } else {
+            activity = picked
+        }
         let entries = placeholderEntries()
         let subject = entries.lazy.compactMap { $0.source?.activityViewController(self, subjectForActivityType: type) }
             .first { !$0.isEmpty }

@@ -64,9 +64,15 @@ public final class ActivityRegistry {
     /// One activity per extension, then one per built-in: the installed backend's, or an
     /// unavailable stand-in. A sheet offers them in this order, after the application's own.
     public func makeActivities() -> [BuiltInActivity] {
-        var activities = extensions?.makeActivities(for: environment) ?? []
-        for activity in activities { activity.hostEnvironment = environment }
-        activities += descriptors.map { descriptor in
+        // An extension's activities are its own to set up (they may be prototypes shared by
+        // sheets: see `ActivityPrototype`).
+        (extensions?.makeActivities(for: environment) ?? []) + makeBuiltInActivities()
+    }
+
+    /// One activity per built-in, without the extensions (a sheet asks those at once:
+    /// `ActivityExtensionCatalog.sheetPart(for:itemKinds:)`).
+    public func makeBuiltInActivities() -> [BuiltInActivity] {
+        descriptors.map { descriptor in
             let activity: BuiltInActivity
             if let reason = descriptor.retiredReason {
                 activity = UnavailableBuiltInActivity(descriptor: descriptor, reason: reason)
@@ -78,7 +84,6 @@ public final class ActivityRegistry {
             activity.hostEnvironment = environment
             return activity
         }
-        return activities
     }
 }
 
@@ -88,6 +93,38 @@ public final class ActivityRegistry {
 public protocol ActivityExtensionCatalog: AnyObject {
     /// Every extension installed for `environment`, offered or not.
     func descriptors(for environment: HostEnvironment) -> [BuiltInActivityDescriptor]
-    /// A fresh activity per extension installed for `environment`, for one sheet.
+    /// An activity per extension installed for `environment`: a fresh one, or an
+    /// `ActivityPrototype` the sheets share, which makes the fresh one when it is picked.
     func makeActivities(for environment: HostEnvironment) -> [BuiltInActivity]
+    /// What the extensions installed for `environment` offer on a sheet whose items are of
+    /// `itemKinds` (in item order), decided at once: a sheet asks this instead of asking each
+    /// extension, so two hundred installed extensions cost one call, not two hundred.
+    func sheetPart(for environment: HostEnvironment, itemKinds: [ItemKind]) -> ExtensionSheetPart
+}
+
+/// The extensions on one sheet: those offered, by row, and the others with the reason each.
+@MainActor
+public struct ExtensionSheetPart {
+    public var shareRow: [Activity]
+    public var actionRow: [Activity]
+    public var unavailable: [(activity: Activity, reason: String)]
+
+    public init(shareRow: [Activity] = [], actionRow: [Activity] = [], unavailable: [(activity: Activity, reason: String)] = []) {
+        self.shareRow = shareRow
+        self.actionRow = actionRow
+        self.unavailable = unavailable
+    }
+}
+
+/// An activity that stands on sheets for its kind of work and makes a fresh activity when it is
+/// picked. Sheets can then share one instance (two hundred installed share targets need not be
+/// made again for every sheet), while every run has an activity of its own.
+///
+/// The controller asks a prototype everything a sheet asks (`canPerform`, reasons, title, row)
+/// and never prepares or performs it: it performs `makeActivity()`'s activity instead, with the
+/// registry's host environment.
+@MainActor
+public protocol ActivityPrototype: AnyObject {
+    /// A new activity of the same type, not yet prepared.
+    func makeActivity() -> Activity
 }

@@ -18,8 +18,13 @@ final class WorkingPage {
     private var timer: UInt32?
     private var cancelled = false
 
-    init(activity: Activity, cancel: @escaping @MainActor () -> Void) {
+    /// The activity that really runs, once it does: a prototype on the sheet (a share target)
+    /// makes a fresh one when picked, whose progress is the one that moves.
+    private let running: () -> Activity?
+
+    init(activity: Activity, running: @escaping () -> Activity? = { nil }, cancel: @escaping @MainActor () -> Void) {
         self.activity = activity
+        self.running = running
         let title = activity.activityTitle ?? "the activity"
         let page = Widgets.vertical(spacing: 12)
         Widgets.margins(page, 18)
@@ -76,7 +81,7 @@ final class WorkingPage {
 
     private func update() {
         for (progress, bar) in providerBars { Self.draw(progress, on: bar) }
-        Self.draw(activity.progress, on: activityBar)
+        Self.draw((running() ?? activity).progress, on: activityBar)
     }
 
     /// A known fraction fills the bar; an unknown one makes it pulse.
