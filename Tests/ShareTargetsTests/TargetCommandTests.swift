@@ -24,6 +24,10 @@ struct TargetCommandTests {
     func execTargetGetsThePathIntact() async throws {
         try await withHome { home, applications, extra in
             // The program writes each argument it got, NUL-terminated, then renames the list into place.
+            // /bin/sh runs it, rather than the kernel executing the file: a process another test
+            // starts at the moment the file is written can inherit its descriptor (Foundation
+            // does not open it close-on-exec), and executing a file open for writing fails
+            // (ETXTBSY) inside gio-launch-desktop, where nobody sees it.
             let record = home.root.appendingPathComponent("arguments")
             let program = home.root.appendingPathComponent("record-arguments")
             let started = home.root.appendingPathComponent("started")
@@ -31,7 +35,7 @@ struct TargetCommandTests {
                 .write(to: program, atomically: true, encoding: .utf8)
             chmod(program.path, 0o755)
             try entry(
-                "[Desktop Entry]\nType=Application\nName=Recorder\nExec=\(program.path) %F\nX-ShareSheet-Accepts=public.image\n",
+                "[Desktop Entry]\nType=Application\nName=Recorder\nExec=/bin/sh \(program.path) %F\nX-ShareSheet-Accepts=public.image\n",
                 named: "org.example.Recorder.desktop", in: applications)
             let names = ["a b;c $(touch x) `id` 'q' \"d\" #1 *.png", "-rf ünïcode\\n.png"]
             var paths: [String] = []
