@@ -11,7 +11,9 @@ enum OutboxCommand: ShareSubcommand {
         about: "Mail waits in a Maildir under $XDG_DATA_HOME/sharesheet/Outbox when no server is set up or "
             + "it cannot be reached; text messages when nothing could send them.",
         actions: [
-            ActionSpec(name: "list", summary: "queued mail and text messages"),
+            ActionSpec(
+                name: "list", summary: "queued mail and text messages, oldest first",
+                options: [JSONOutput.jsonOption, JSONOutput.prettyOption]),
             ActionSpec(name: "show", operands: "ID", summary: "a queued message's headers (mail) or text"),
             ActionSpec(
                 name: "flush", summary: "send every queued message once; failures stay queued",
@@ -38,16 +40,17 @@ enum OutboxCommand: ShareSubcommand {
         switch action.name {
         case "list":
             guard rest.isEmpty else { throw ShareError(.usage, "outbox list takes no operands") }
-            var text = ""
-            for entry in mailOutbox.entries() {
-                let subject = entry.subject.isEmpty ? "(no subject)" : entry.subject
-                text += "\(entry.id)  mail  \(entry.state.rawValue)  \(entry.recipients.joined(separator: ", "))  \(subject)\n"
+            let listings = mailOutbox.entries().map(Listing.init) + messageOutbox.entries().map(Listing.init)
+            if let format = try JSONOutput.format(parsed, command: "outbox list") {
+                try JSONOutput.write(listings, format: format, to: context)
+                return .success
             }
-            for entry in messageOutbox.entries() {
-                let preview = entry.message.body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-                text += "\(entry.id)  sms  queued  \(entry.message.recipients.joined(separator: ", "))  \(preview)\n"
-            }
-            context.standardOutput.write(text)
+            context.standardOutput.write(
+                listings.map { listing in
+                    let about = listing.kind == "mail" ? listing.subject ?? "(no subject)" : listing.preview ?? ""
+                    let recipients = listing.recipients.joined(separator: ", ")
+                    return "\(listing.id)  \(listing.kind)  \(listing.state)  \(recipients)  \(about)\n"
+                }.joined())
             return .success
         case "show":
             let id = try single(rest, action: action.name)
@@ -116,6 +119,71 @@ enum OutboxCommand: ShareSubcommand {
             return .success
         default:
             preconditionFailure("an action of the spec without a case: \(action.name)")
+        }
+    }
+
+    /// One queued message, as `outbox list` prints it and `--json` encodes it.
+    struct Listing: Encodable {
+        /// The id the other actions take.
+        var id: String
+        /// `mail` or `sms`.
+        var kind: String
+        /// `queued`, `sending` or `interrupted` (a text message is always queued).
+        var state: String
+        var recipients: [String]
+        /// A mail's subject; null for a text message, or a mail without one.
+        var subject: String?
+        /// A text message's first line; null for a mail.
+        var preview: String?
+        /// When it was queued (ISO 8601, UTC), from the time its id begins with; null when the
+        /// id was not made by the outbox.
+        var created: String?
+
+        init(_ entry: MailOutbox.Entry) {
+            self.init(
+                id: entry.id, kind: "mail", state: entry.state.rawValue, recipients: entry.recipients,
+                subject: entry.subject.isEmpty ? nil : entry.subject, preview: nil)
+        }
+
+        init(_ entry: MessageOutbox.Entry) {
+            let preview = entry.message.body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            self.init(
+                id: entry.id, kind: "sms", state: "queued", recipients: entry.message.recipients, subject: nil,
+                preview: preview)
+        }
+
+        private init(id: String, kind: String, state: String, recipients: [String], subject: String?, preview: String?) {
+            self.id = id
+            self.kind = kind
+            self.state = state
+            self.recipients = recipients
+            self.subject = subject
+            self.preview = preview
+            created = Self.created(id: id)
+        }
+
+        /// Both outboxes name a message after the Unix time it was written (Maildir's
+        /// `SECONDS.M…`, and `sms-SECONDS.M…`).
+        private static func created(id: String) -> String? {
+            let name = id.hasPrefix("sms-") ? id.dropFirst(4) : Substring(id)
+            guard let dot = name.firstIndex(of: "."), let seconds = Int(name[..<dot]), seconds > 0 else { return nil }
+            return Date(timeIntervalSince1970: TimeInterval(seconds)).ISO8601Format()
+        }
+
+        // Every key present, null when empty: one shape for mail and text messages.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(state, forKey: .state)
+            try container.encode(recipients, forKey: .recipients)
+            try container.encode(subject, forKey: .subject)
+            try container.encode(preview, forKey: .preview)
+            try container.encode(created, forKey: .created)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, kind, state, recipients, subject, preview, created
         }
     }
 

@@ -4,7 +4,7 @@ import ShareSheet
 import ShareSheetTerminal
 import UniformTypes
 
-/// `share paste [--type TYPE] [--types]`: prints what Copy put on the active pasteboard — the
+/// `share paste [--type TYPE] [--types [--json]]`: prints what Copy put on the active pasteboard — the
 /// Wayland or X11 clipboard when there is a display, else the file-backed pasteboard.
 enum PasteCommand: ShareSubcommand {
     static let spec = CommandSpec(
@@ -14,6 +14,7 @@ enum PasteCommand: ShareSubcommand {
         options: [
             .value("--type", "TYPE", "print this type (a MIME type or UTI) as bytes"),
             .flag("--types", "list the types the pasteboard offers, best first"),
+            JSONOutput.jsonOption, JSONOutput.prettyOption,
         ],
         examples: ["share paste --type image/png > copied.png"])
 
@@ -22,11 +23,17 @@ enum PasteCommand: ShareSubcommand {
         if let extra = parsed.operands.first { throw ShareError(.usage, "paste: unexpected argument '\(extra)'") }
         let requested = parsed.value("--type")
         let listTypes = parsed.flag("--types")
+        let format = try JSONOutput.format(parsed, command: "paste")
+        if format != nil, !listTypes { throw ShareError(.usage, "paste: --json works only with --types") }
         let backend = Pasteboard.automaticBackend(environment: context.environment)
         let offered = try backend.types()
         guard !offered.isEmpty else { throw ShareError(.noInput, "paste: the pasteboard is empty (\(backend.name))") }
         if listTypes {
-            context.standardOutput.write(offered.map { $0 + "\n" }.joined())
+            if let format {
+                try JSONOutput.write(offered.map(OfferedType.init), format: format, to: context)
+            } else {
+                context.standardOutput.write(offered.map { $0 + "\n" }.joined())
+            }
             return .success
         }
         let type: String
@@ -51,6 +58,35 @@ enum PasteCommand: ShareSubcommand {
             context.standardOutput.write(String(decoding: data, as: UTF8.self))
         }
         return .success
+    }
+
+    /// One type the pasteboard offers, as `--types --json` encodes it.
+    struct OfferedType: Encodable {
+        /// The name as offered, which `--type` takes.
+        var type: String
+        /// The same name when it is a MIME type; null for an X11 target such as `UTF8_STRING`.
+        var mimeType: String?
+        /// Its UTType identifier (`public.png`, or a `dyn.` one); null when it is no MIME type.
+        var typeIdentifier: String?
+
+        init(_ offered: String) {
+            type = offered
+            let asMIMEType = UTType(mimeType: offered, conformingTo: .item)
+            mimeType = asMIMEType == nil ? nil : offered
+            typeIdentifier = asMIMEType?.identifier
+        }
+
+        // Every key present, null when empty.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(type, forKey: .type)
+            try container.encode(mimeType, forKey: .mimeType)
+            try container.encode(typeIdentifier, forKey: .typeIdentifier)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case type, mimeType, typeIdentifier
+        }
     }
 
     private static func write(_ data: Data, to descriptor: Int32) throws {

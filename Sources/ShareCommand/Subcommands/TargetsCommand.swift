@@ -11,7 +11,9 @@ enum TargetsCommand: ShareSubcommand {
         about: "A share target is an application's desktop entry with X-ShareSheet-Accepts= (see the README, "
             + "\"Make your app a share target\"). NAME is its desktop id without .desktop.",
         actions: [
-            ActionSpec(name: "list", summary: "installed share targets, on or off", options: [.flag("--json", "print one JSON array")]),
+            ActionSpec(
+                name: "list", summary: "installed share targets, on or off",
+                options: [JSONOutput.jsonOption, JSONOutput.prettyOption]),
             ActionSpec(name: "disable", operands: "NAME", summary: "turn a target off on every sheet ([targets] disabled=)"),
             ActionSpec(name: "enable", operands: "NAME", summary: "turn a target on again"),
             ActionSpec(
@@ -28,7 +30,7 @@ enum TargetsCommand: ShareSubcommand {
         switch action.name {
         case "list":
             guard rest.isEmpty else { throw ShareError(.usage, "targets list takes no operands") }
-            list(host: host, json: parsed.flag("--json"), context: context)
+            try list(host: host, format: try JSONOutput.format(parsed, command: "targets list"), context: context)
             return .success
         case "disable", "enable":
             guard let name = rest.popFirst(), rest.isEmpty else {
@@ -80,9 +82,24 @@ enum TargetsCommand: ShareSubcommand {
         var entry: String
         var enabled: Bool
         var problem: String?
+
+        // Every key present, null when empty, like every other listing's JSON.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(activityType, forKey: .activityType)
+            try container.encode(title, forKey: .title)
+            try container.encode(category, forKey: .category)
+            try container.encode(accepts, forKey: .accepts)
+            try container.encode(reach, forKey: .reach)
+            try container.encode(iconName, forKey: .iconName)
+            try container.encode(entry, forKey: .entry)
+            try container.encode(enabled, forKey: .enabled)
+            try container.encode(problem, forKey: .problem)
+        }
     }
 
-    private static func list(host: HostEnvironment, json: Bool, context: CommandContext) {
+    private static func list(host: HostEnvironment, format: JSONOutput.Format?, context: CommandContext) throws {
         let catalog = ShareTargetExtensions.shared.catalog(for: host)
         let settings = TargetSettings(environment: host)
         let listings = catalog.targets.map { target -> Listing in
@@ -98,11 +115,8 @@ enum TargetsCommand: ShareSubcommand {
                 iconName: target.iconName, entry: target.path, enabled: !settings.disabled.contains(target.name),
                 problem: target.problem)
         }
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes]
-            let text = (try? encoder.encode(listings)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-            context.standardOutput.write(text + "\n")
+        if let format {
+            try JSONOutput.write(listings, format: format, to: context)
             return
         }
         if listings.isEmpty {
