@@ -56,8 +56,8 @@ final class CommandLineTests {
         #expect(
             Array(lines.prefix(4)) == [
                 "Items:",
-                "  notes.txt          text file (public.plain-text)",
-                "  a b;c.png          image file (public.png)",
+                "  notes.txt          text file (public.plain-text, text/plain)",
+                "  a b;c.png          image file (public.png, image/png)",
                 "  https://swift.org  web link",
             ])
         let share = try #require(lines.firstIndex(of: "Share row:"))
@@ -88,7 +88,7 @@ final class CommandLineTests {
         #expect(run.status == 0, "\(run)")
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["share", "action", "unavailable"])
+        #expect(Set(object.keys) == ["items", "share", "action", "unavailable"])
         let share = try #require(object["share"] as? [[String: String]])
         let action = try #require(object["action"] as? [[String: String]])
         let unavailable = try #require(object["unavailable"] as? [[String: String]])
@@ -263,7 +263,7 @@ final class CommandLineTests {
     @Test func oddFileNamesAreJustFiles() async throws {
         let run = try await share("--list", "a b;c.png")
         #expect(run.status == 0, "\(run)")
-        #expect(run.standardOutput.hasPrefix("Items:\n  a b;c.png  image file (public.png)\n"))
+        #expect(run.standardOutput.hasPrefix("Items:\n  a b;c.png  image file (public.png, image/png)\n"))
     }
 
     @Test func fileURLsAndSchemeURLs() async throws {
@@ -274,7 +274,7 @@ final class CommandLineTests {
             .dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
         #expect(
             items == [
-                "\(fileURL) image file (public.png)", "mailto:ana@example.com mailto: link", "tel:+15551234567 tel: link",
+                "\(fileURL) image file (public.png, image/png)", "mailto:ana@example.com mailto: link", "tel:+15551234567 tel: link",
                 "geo:48.2,16.4 geo: link",
             ])
     }

@@ -24,7 +24,10 @@ final class PipedItemTests {
         let png = try [UInt8](Data(contentsOf: Self.samplePNG))
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01] + [UInt8](repeating: 0, count: 64)
         let pdf = [UInt8]("%PDF-1.4\n%\u{E2}\u{E3}\u{CF}\u{D3}\n1 0 obj\n<< /Type /Catalog >>\nendobj\n".utf8)
-        for (bytes, kind) in [(png, "image (public.png)"), (jpeg, "image (public.jpeg)"), (pdf, "data (com.adobe.pdf)")] {
+        for (bytes, kind) in [
+            (png, "image (public.png, image/png)"), (jpeg, "image (public.jpeg, image/jpeg)"),
+            (pdf, "data (com.adobe.pdf, application/pdf)"),
+        ] {
             let run = try await ShareBinary.run(["--list", "-"], in: folder, input: .bytes(bytes))
             #expect(run.status == 0, "\(run)")
             #expect(run.standardOutput.contains("  -  \(kind)\n"), "\(run)")

@@ -61,7 +61,7 @@ struct Runner {
 
         switch invocation.mode {
         case .list:
-            return list(controller.sheet, items: items)
+            return try list(controller.sheet, items: items)
         case .explain:
             return explain(chosen!, sheet: controller.sheet, items: items)
         case .activity:
@@ -140,31 +140,19 @@ struct Runner {
 
     // MARK: --list
 
-    private func list(_ sheet: ActivitySheet, items: [ResolvedItem]) -> Termination {
-        let shareRow = sheet.shareRow.map(entry)
-        let actionRow = sheet.actionRow.map(entry)
-        let unavailable = sheet.unavailable.map { entry($0.activity, reason: reason($0.reason)) }
-        if invocation.json {
-            func objects(_ entries: [ListEntry]) -> JSONValue {
-                .array(entries.map { entry in
-                    var members: [(String, JSONValue)] = [
-                        ("name", .string(entry.name)), ("type", entry.type.map(JSONValue.string) ?? .null),
-                        ("title", .string(entry.title)),
-                    ]
-                    if let reason = entry.reason { members.append(("reason", .string(reason))) }
-                    return .object(members)
-                })
-            }
-            let object = JSONValue.object([
-                ("share", objects(shareRow)), ("action", objects(actionRow)), ("unavailable", objects(unavailable)),
-            ])
-            context.standardOutput.write(object.encoded + "\n")
+    private func list(_ sheet: ActivitySheet, items: [ResolvedItem]) throws -> Termination {
+        let listing = SheetListing(
+            items: zip(items, sheet.itemKinds).map { SheetListing.Item(label: $0.label, kind: $1) },
+            share: sheet.shareRow.map(entry), action: sheet.actionRow.map(entry),
+            unavailable: sheet.unavailable.map { entry($0.activity, reason: reason($0.reason)) })
+        if let format = try JSONOutput.format(json: invocation.json, pretty: invocation.pretty, command: "") {
+            try JSONOutput.write(listing, format: format, to: context)
             return .success
         }
-        let all = shareRow + actionRow + unavailable
+        let all = listing.share + listing.action + listing.unavailable
         let nameWidth = all.map(\.name.count).max() ?? 0
         let titleWidth = all.map(\.title.count).max() ?? 0
-        func section(_ heading: String, _ entries: [ListEntry]) -> String {
+        func section(_ heading: String, _ entries: [SheetListing.Entry]) -> String {
             var text = heading + "\n"
             if entries.isEmpty { return text + "  (none)\n" }
             for entry in entries {
@@ -175,29 +163,23 @@ struct Runner {
             return text
         }
         var itemLines = "Items:\n"
-        let labelWidth = items.map(\.label.count).max() ?? 0
-        for (item, kind) in zip(items, sheet.itemKinds) {
-            itemLines += "  " + item.label.padding(labelWidth) + "  " + kind.description + "\n"
+        let labelWidth = listing.items.map(\.label.count).max() ?? 0
+        for item in listing.items {
+            itemLines += "  " + item.label.padding(labelWidth) + "  " + item.description + "\n"
         }
         context.standardOutput.write(
-            itemLines + section("Share row:", shareRow) + section("Action row:", actionRow) + section("Unavailable:", unavailable))
+            itemLines + section("Share row:", listing.share) + section("Action row:", listing.action)
+                + section("Unavailable:", listing.unavailable))
         return .success
     }
 
-    private struct ListEntry {
-        var name: String
-        var type: String?
-        var title: String
-        var reason: String?
-    }
-
-    private func entry(_ activity: Activity) -> ListEntry {
+    private func entry(_ activity: Activity) -> SheetListing.Entry {
         entry(activity, reason: nil)
     }
 
-    private func entry(_ activity: Activity, reason: String?) -> ListEntry {
+    private func entry(_ activity: Activity, reason: String?) -> SheetListing.Entry {
         let name = host.names.entry(for: activity)
-        return ListEntry(
+        return SheetListing.Entry(
             name: name.name, type: activity.activityType?.rawValue, title: name.title, reason: reason)
     }
 

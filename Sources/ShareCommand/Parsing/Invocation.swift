@@ -38,6 +38,8 @@ struct Invocation: Equatable {
     /// is its client (a sandboxed terminal shares through the host).
     var viaService = false
     var json = false
+    /// `--pretty`: the `--list --json` object indented instead of on one line.
+    var pretty = false
     /// The ITEM operands and `--text` values, in command-line order.
     var items: [ShareItemInput] = []
     var subject: String?
@@ -112,6 +114,7 @@ struct Invocation: Equatable {
                 switch name {
                 case "--list": try setMode(.list, option: name)
                 case "--json": invocation.json = true
+                case "--pretty": invocation.pretty = true
                 case "--service": try setMode(.service, option: name)
                 case "--via-service": invocation.viaService = true
                 case "--gui", "--terminal":
@@ -165,6 +168,11 @@ struct Invocation: Equatable {
         if wantsHelp { invocation.mode = .help } else if wantsVersion { invocation.mode = .version }
         if invocation.json, invocation.mode.isExplain {
             throw ShareError(.usage, "--json works with --list, --activity or the sheet, not with --explain")
+        }
+        // A share's result stays one line (SPEC §6's order, every key present): only the
+        // listing has an indented form.
+        if invocation.pretty, !(invocation.json && invocation.mode == .list), !wantsHelp, !wantsVersion {
+            throw ShareError(.usage, "--pretty works only with --list --json")
         }
         return invocation
     }
