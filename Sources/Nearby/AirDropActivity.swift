@@ -182,6 +182,7 @@ public final class AirDropActivity: BuiltInActivity {
         let running = self.running
         let stopped = self.stopped
         let progress = self.progress
+        progress.kind = .file  // counted in bytes of the files sent: the command shows size, rate and time left
         let thread = Thread { [weak self] in
             let outcome: Result<NearbySendResult, ShareError>
             var reached: NearbyDevice?

@@ -19,6 +19,7 @@ public final class TerminalPresenter: Presenter {
     public let style: TerminalStyle
     /// Where provider progress is written (standard error); nil shows none.
     public let progressOutput: (any TextOutput)?
+    private var activityLine: ActivityProgressLine?
     /// How progress is drawn.
     public let progressStyle: TerminalStyle
     /// True when Ctrl-C dismisses the sheet while it is presented.
@@ -71,6 +72,13 @@ public final class TerminalPresenter: Presenter {
             }
         }
         output.write(SheetScreen.render(sheet, items: controller.activityItems, style: style))
+        if let progressOutput, activityLine == nil {
+            // Draws only once the picked activity runs and says how far it is.
+            let line = ActivityProgressLine(
+                running: { [weak controller] in controller?.runningActivity }, output: progressOutput, style: progressStyle)
+            line.start()
+            activityLine = line
+        }
         let picks = SheetScreen.pickable(sheet)
         let id = presentation
         conversation = Task { [weak self, weak controller] in
@@ -81,6 +89,7 @@ public final class TerminalPresenter: Presenter {
 
     public func providersDidStart(_ providers: [ProviderProgress], controller: ActivityViewController) {
         guard let progressOutput else { return }
+        activityLine?.stop()
         progress?.stop()
         let display = ProgressDisplay(providers, output: progressOutput, style: progressStyle)
         display.start()
@@ -90,6 +99,7 @@ public final class TerminalPresenter: Presenter {
     public func providersDidStop(controller: ActivityViewController) {
         progress?.stop()
         progress = nil
+        activityLine?.start()
     }
 
     public func present(interface: ActivityInterface, for activity: Activity, controller: ActivityViewController) {
@@ -102,6 +112,8 @@ public final class TerminalPresenter: Presenter {
     }
 
     public func dismiss(outcome: ShareOutcome, controller: ActivityViewController) {
+        activityLine?.stop()
+        activityLine = nil
         presentation += 1
         conversation?.cancel()
         conversation = nil

@@ -179,7 +179,8 @@ public final class SMTPPeer: Sendable {
             await asyncio.sleep(3600)
 
     def factory():
-        kwargs = dict(hostname='localhost', decode_data=False)
+        # A 50 MB attachment is about 68 MB as base64: well above aiosmtpd's 32 MiB default.
+        kwargs = dict(hostname='localhost', decode_data=False, data_size_limit=256 * 1024 * 1024)
         if tls:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(tls[0], tls[1])

@@ -121,6 +121,7 @@ public final class MailActivity: BuiltInActivity {
         let configurationFile = hostEnvironment.configurationFileDisplayPath
         let cancelled = self.cancelled
         let progress = self.progress
+        progress.kind = .file  // counted in bytes of the message sent: the command shows size, rate and time left
         Task.detached { [weak self] in
             let outcome: Result<MailResult, any Error>
             let queued = Locked<URL?>(nil)

@@ -9,6 +9,7 @@ final class ScriptedProgressPresenter: Presenter {
     private let progressOutput: (any TextOutput)?
     private let progressStyle: TerminalStyle
     private var progress: ProgressDisplay?
+    private var activityLine: ActivityProgressLine?
 
     /// The interface the activity showed, if any.
     var shownInterface: ActivityInterface? { scripted.shownInterface }
@@ -20,11 +21,19 @@ final class ScriptedProgressPresenter: Presenter {
     }
 
     func present(sheet: ActivitySheet, controller: ActivityViewController) {
+        if let progressOutput {
+            // Draws only once the activity runs and says how far it is (bytes sent, pages).
+            let line = ActivityProgressLine(
+                running: { [weak controller] in controller?.runningActivity }, output: progressOutput, style: progressStyle)
+            line.start()
+            activityLine = line
+        }
         scripted.present(sheet: sheet, controller: controller)
     }
 
     func providersDidStart(_ providers: [ProviderProgress], controller: ActivityViewController) {
         scripted.providersDidStart(providers, controller: controller)
+        activityLine?.stop()
         guard let progressOutput else { return }
         let display = ProgressDisplay(providers, output: progressOutput, style: progressStyle)
         display.start()
@@ -34,6 +43,7 @@ final class ScriptedProgressPresenter: Presenter {
     func providersDidStop(controller: ActivityViewController) {
         progress?.stop()
         progress = nil
+        activityLine?.start()
     }
 
     func present(interface: ActivityInterface, for activity: Activity, controller: ActivityViewController) {
@@ -41,6 +51,8 @@ final class ScriptedProgressPresenter: Presenter {
     }
 
     func dismiss(outcome: ShareOutcome, controller: ActivityViewController) {
+        activityLine?.stop()
+        activityLine = nil
         progress?.stop()
         progress = nil
         scripted.dismiss(outcome: outcome, controller: controller)
