@@ -138,7 +138,7 @@ struct AccountsCommandTests {
             ("vimeo", "\n", "is empty"),
             ("vimeo", "abc\u{07}def", "has a control character inside"),
             ("twitter", String(repeating: "A", count: 5000), "is 5000 characters long"),
-            ("twitter", "tok\u{E9}n", "characters a bearer token cannot have"),
+            ("twitter", "tok\u{E9}n", "has characters a bearer token cannot have"),
             ("flickr", "key:secret:token", "must be CONSUMER_KEY:CONSUMER_SECRET:TOKEN:TOKEN_SECRET"),
             ("mastodon", "abc def", "has a space inside"),
         ])

@@ -92,9 +92,10 @@ struct CommandLineTests {
         let link = try share(["--list", "https://swift.org"], sandbox: sandbox, extra: bus)
         #expect(monitor.stop() == [])
         for run in [photo, text, link] { #expect(run.status == 0, "\(run)") }
-        // Flickr has no share page: it is offered only because its account is known.
+        // Flickr has no share page and X's takes no photo: both are offered only because their
+        // accounts are known.
         #expect(offered(photo.output).contains("flickr"))
-        #expect(offered(photo.output).contains("mastodon"))
+        #expect(offered(photo.output).contains("twitter"))
 
         // Without the list (a cleaned cache, or tokens kept by an older ShareSheet): one
         // attributes-only search, no session for secrets, nothing read or unlocked; the list is
