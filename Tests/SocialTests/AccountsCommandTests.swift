@@ -170,7 +170,7 @@ struct AccountsCommandTests {
         #expect(help.output.contains("--json"))
     }
 
-    @Test("accounts list --json: one array of service, store and path, that Python's json reads")
+    @Test("accounts list --json: one array of service, store and path, that Python's json reads; --pretty indents it")
     func listJSON() throws {
         let sandbox = try Sandbox()
         let empty = try ShareRunner.share(["accounts", "list", "--json"], sandbox: sandbox)
@@ -187,6 +187,10 @@ struct AccountsCommandTests {
                 + #"{"path":"\#(path)","service":"flickr","store":"file"},"#
                 + #"{"path":"\#(path)","service":"vimeo","store":"file"}]"# + "\n")
         #expect(!listed.output.contains("tok-vimeo") && !listed.output.contains("from-env"))
+        let pretty = try ShareRunner.share(["accounts", "list", "--json", "--pretty"], sandbox: sandbox)
+        #expect(pretty.status == 0, "\(pretty)")
+        #expect(pretty.output.contains("\n  {\n    \"path\" : \"\(path)\","), "\(pretty)")
+        #expect(try ShareRunner.share(["accounts", "list", "--pretty"], sandbox: sandbox).status == 64)
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         python.arguments = ["python3", "-c", "import json, sys; rows = json.load(sys.stdin); print(len(rows))"]

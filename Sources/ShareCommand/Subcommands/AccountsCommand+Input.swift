@@ -81,19 +81,14 @@ extension AccountsCommand {
         }
     }
 
-    /// The accounts as one compact JSON array, keys sorted (stable for scripts and golden files).
-    static func listingJSON(
-        _ accounts: [(service: SocialService, location: AccountStore.Location)], store: AccountStore
-    ) throws -> String {
-        let rows = accounts.map { account in
+    /// The rows of `share accounts list --json`.
+    static func listing(_ accounts: [(service: SocialService, location: AccountStore.Location)], store: AccountStore) -> [Listing] {
+        accounts.map { account in
             switch account.location {
             case .secretService: return Listing(service: account.service.rawValue, store: "secret-service")
             case .file: return Listing(service: account.service.rawValue, store: "file", path: store.tokensFile.path)
             case .environment: return Listing(service: account.service.rawValue, store: "environment")
             }
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(rows), as: UTF8.self)
     }
 }

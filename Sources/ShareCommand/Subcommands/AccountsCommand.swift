@@ -17,7 +17,7 @@ enum AccountsCommand: ShareSubcommand {
         actions: [
             ActionSpec(
                 name: "list", summary: "services with a token, and where it is kept",
-                options: [.flag("--json", "print one JSON array")]),
+                options: [JSONOutput.jsonOption, JSONOutput.prettyOption]),
             ActionSpec(
                 name: "add", operands: "SERVICE", operandKind: .choices(SocialService.allCases.map(\.rawValue)),
                 summary: "keep a token, typed (echo off) or read from standard input",
@@ -49,8 +49,8 @@ enum AccountsCommand: ShareSubcommand {
         case "list":
             guard rest.isEmpty else { throw ShareError(.usage, "accounts list takes no arguments") }
             let accounts = try store.list()
-            if parsed.flag("--json") {
-                context.standardOutput.write(try listingJSON(accounts, store: store) + "\n")
+            if let format = try JSONOutput.format(parsed, command: "accounts list") {
+                try JSONOutput.write(listing(accounts, store: store), format: format, to: context)
                 return .success
             }
             if accounts.isEmpty {
