@@ -4,13 +4,13 @@ import ShareSheetSystem
 import Social
 
 /// `share accounts add|list|remove SERVICE`: the accounts the posting activities use. A token
-/// is typed with echo off on a terminal, or read from standard input's first line otherwise
+/// is typed with echo off on a terminal, or read from standard input (one line) otherwise
 /// (never an option: it would stay in the shell's history and show in `ps`), checked, kept in
 /// the Secret Service or the 0600 tokens file, and never printed.
 enum AccountsCommand: ShareSubcommand {
     static let spec = CommandSpec(
         name: "accounts", summary: "the accounts the posting activities use",
-        about: "A token is typed with echo off on a terminal, or read from standard input's first line, checked, "
+        about: "A token is typed with echo off on a terminal, or read from standard input (one line), checked, "
             + "kept in the Secret Service or the 0600 tokens file, and never printed. A Mastodon token is checked "
             + "against its instance first. SERVICE is one of: "
             + SocialService.allCases.map(\.rawValue).joined(separator: ", ") + ".",
