@@ -136,7 +136,7 @@ install-manual:
 # stays in uca.xml: it is the person's own file; remove it in Thunar's Custom Actions.
 INSTALLED_FILES = bin/share bin/sharesheet-clipboard-owner libexec/sharesheet-service \
 	share/applications/share.desktop $(addprefix share/applications/,$(notdir $(wildcard Resources/targets/*.desktop))) \
-	share/dbus-1/services/org.sharesheet.ShareSheet.service "share/nautilus/scripts/Share…" \
+	share/dbus-1/services/org.sharesheet.ShareSheet.service share/nautilus/scripts/Share… \
 	share/nemo/actions/sharesheet.nemo_action share/kio/servicemenus/sharesheet.desktop \
 	share/man/man1/share.1 share/bash-completion/completions/share share/zsh/site-functions/_share \
 	share/fish/vendor_completions.d/share.fish \

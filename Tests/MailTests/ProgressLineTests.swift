@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Mail: progress lines on a terminal")
 struct ProgressLineTests {
-    @Test("a 50 MB mail to aiosmtpd shows size, rate and time left under a pseudo-terminal, and no progress through a pipe")
+    @Test("a 50 MB mail to aiosmtpd shows size, rate and time left under a pseudo-terminal, none with --quiet, and none through a pipe")
     func progressOnATerminalOnly() throws {
         let home = try TestHome()
         let peer = try SMTPPeer(in: home.folder)
@@ -25,6 +25,11 @@ struct ProgressLineTests {
         #expect(drawn.range(of: #"Mail +\[[#-]+\] +[0-9]+%  [0-9.]+ [kM]?B of [0-9]+ MB"#, options: .regularExpression) != nil, "\(drawn)")
         #expect(drawn.range(of: #"[0-9.]+ [kM]?B/s  [0-9]+( min [0-9]+)? s left"#, options: .regularExpression) != nil, "\(drawn)")
         #expect(peer.received.count == 1)
+
+        let quiet = try Command.run(
+            "/usr/bin/script", ["-qec", (quoted + ["--quiet"]).joined(separator: " "), "/dev/null"],
+            environment: home.environment.merging(["TERM": "xterm-256color"]) { $1 }, in: home.folder)
+        #expect(quiet.status == 0 && !quiet.standardOutput.contains(" MB of "), "--quiet: \(quiet)")
 
         let piped = try Run.share(arguments, home: home, extraEnvironment: ["TERM": "xterm-256color"])
         #expect(piped.status == 0, "\(piped)")

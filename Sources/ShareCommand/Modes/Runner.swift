@@ -225,7 +225,7 @@ struct Runner {
             throw ShareError(.unavailable, "\(host.names.name(of: type)) is not available: \(reason(why))")
         }
         let presenter = ScriptedProgressPresenter(
-            pick: type, progressOutput: context.standardErrorIsTerminal ? context.standardError : nil,
+            pick: type, progressOutput: context.standardErrorIsTerminal && !invocation.quiet ? context.standardError : nil,
             progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO))
         let outcome = await present(controller, with: presenter)
         let activity = host.activity(type, on: sheet)
@@ -287,7 +287,7 @@ struct Runner {
             style: context.style(
                 forTerminal: onStandardOutput ? context.standardOutputIsTerminal : context.standardErrorIsTerminal,
                 descriptor: onStandardOutput ? STDOUT_FILENO : STDERR_FILENO),
-            progressOutput: context.standardErrorIsTerminal ? context.standardError : nil,
+            progressOutput: context.standardErrorIsTerminal && !invocation.quiet ? context.standardError : nil,
             progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO),
             catchesInterrupts: context.catchesInterrupts)
         controller.present(with: presenter)

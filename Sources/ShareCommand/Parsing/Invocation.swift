@@ -40,6 +40,8 @@ struct Invocation: Equatable {
     var json = false
     /// `--pretty`: the `--list --json` object indented instead of on one line.
     var pretty = false
+    /// `--quiet`: no progress lines, even on a terminal.
+    var quiet = false
     /// The ITEM operands and `--text` values, in command-line order.
     var items: [ShareItemInput] = []
     var subject: String?
@@ -115,6 +117,7 @@ struct Invocation: Equatable {
                 case "--list": try setMode(.list, option: name)
                 case "--json": invocation.json = true
                 case "--pretty": invocation.pretty = true
+                case "--quiet": invocation.quiet = true
                 case "--service": try setMode(.service, option: name)
                 case "--via-service": invocation.viaService = true
                 case "--gui", "--terminal":

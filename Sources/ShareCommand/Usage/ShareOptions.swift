@@ -13,6 +13,7 @@ enum ShareOptions {
         .value("--app", "ID", "open with this application (open-in; a desktop-file id)"),
         .flag("--json", "print one JSON object: the list, or the result"),
         .flag("--pretty", "with --list --json: indented, one member per line"),
+        .flag("--quiet", "no progress lines on standard error"),
         .flag("--gui", "show the sheet as a window (needs a display)"),
         .flag("--terminal", "show the sheet in this terminal, even on a desktop"),
         .flag("--via-service", "share through the share service on the session bus"),
