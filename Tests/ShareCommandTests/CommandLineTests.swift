@@ -186,6 +186,13 @@ final class CommandLineTests {
                 + "use --activity NAME to share without one, or --list to see the names\n")
     }
 
+    @Test func aMissingFileIsSaidBeforeTheMissingTerminal() async throws {
+        // Two things are wrong; the one to fix first (the name) is the one said.
+        let run = try await share("nosuch.png")
+        #expect(run.status == 66, "\(run)")
+        #expect(run.standardError == "share: nosuch.png: no such file\n", "\(run)")
+    }
+
     @Test func theSheetOnATerminalShowsBothRowsAndEndOfInputDismisses() async throws {
         // On a real terminal the sheet asks; with nothing typed (end of input) it is dismissed.
         let run = try await ShareBinary.runOnTerminal(["https://swift.org"], in: folder)

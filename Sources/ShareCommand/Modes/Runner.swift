@@ -44,7 +44,12 @@ struct Runner {
         if invocation.mode == .sheet, invocation.sheetStyle == .window, !context.canOpenWindows {
             throw ShareError(.unavailable, "--gui needs the share program's main loop; this caller can only show the terminal sheet")
         }
-        if invocation.mode == .sheet, !usesWindow, !context.standardInputIsTerminal { throw Self.noTerminal }
+        if invocation.mode == .sheet, !usesWindow, !context.standardInputIsTerminal {
+            // A missing or unreadable file is the first thing to fix, so it is said first;
+            // standard input is not read for a sheet that cannot be shown.
+            if !invocation.items.contains(.standardInput) { _ = try await resolveItems() }
+            throw Self.noTerminal
+        }
         var chosen: ActivityType?
         switch invocation.mode {
         case .explain(let name), .activity(let name): chosen = try host.names.type(named: name)
