@@ -52,7 +52,9 @@ final class TerminalSheetKeysTests {
 
     private func queuedMessage() throws -> String? {
         let outbox = folder.appendingPathComponent("home/data/sharesheet/Outbox/new")
-        guard let name = try FileManager.default.contentsOfDirectory(atPath: outbox.path).first else { return nil }
+        guard FileManager.default.fileExists(atPath: outbox.path),
+            let name = try FileManager.default.contentsOfDirectory(atPath: outbox.path).first
+        else { return nil }
         return try String(contentsOf: outbox.appendingPathComponent(name), encoding: .utf8)
     }
 
@@ -157,6 +159,42 @@ final class TerminalSheetKeysTests {
         #expect(shown.contains("Cancelled."), "\(shown)")
         #expect(shown.contains("EXIT=130"), "\(shown)")
         #expect(shown.contains("TTY=restored"), "\(shown)")
+    }
+
+    // MARK: Line editing
+
+    @Test func fieldsAreEditedWithLibedit() async throws {
+        try startShare("--subject Hi notes.txt")
+        guard try await terminal.waitFor("Filter:") else { return }
+        try terminal.type("mail")
+        guard try await terminal.waitFor("To (e-mail addresses") else { return }
+        // Typed out of order: the end first, then Home and the start, as libedit allows.
+        try terminal.send(literally: "example.com")
+        try terminal.press("Home")
+        try terminal.type("ana@")
+        guard try await terminal.waitFor("More fields") else { return }
+        try terminal.type("")
+        guard try await terminal.waitFor("Body") else { return }
+        try terminal.type(".")
+        guard try await terminal.waitFor("TTY=") else { return }
+        let shown = try terminal.screen()
+        #expect(shown.contains("EXIT=0"), "\(shown)")
+        let message = try #require(try queuedMessage(), "\(shown)")
+        #expect(message.contains("To: ana@example.com"), "\(message)")
+    }
+
+    @Test func ctrlCInAFieldRestoresTheTerminal() async throws {
+        try startShare("notes.txt")
+        guard try await terminal.waitFor("Filter:") else { return }
+        try terminal.type("mail")
+        guard try await terminal.waitFor("To (e-mail addresses") else { return }
+        try terminal.send(literally: "half typed")
+        try terminal.press("C-c")
+        guard try await terminal.waitFor("TTY=") else { return }
+        let shown = try terminal.screen()
+        #expect(shown.contains("EXIT=130"), "\(shown)")
+        #expect(shown.contains("TTY=restored"), "\(shown)")
+        #expect(try queuedMessage() == nil)
     }
 
     // MARK: The editor

@@ -28,9 +28,11 @@ final class TmuxTerminal {
         return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
     }
 
-    /// Starts `command` (shell words) in a `width`×`height` window.
+    /// Starts `command` (shell words) in a `width`×`height` window. bash, because Ctrl-C on a
+    /// line reaches the whole foreground group: bash outlives it when `share` handles it (as an
+    /// interactive shell would), where dash would end with it.
     func start(_ command: String, width: Int = 120, height: Int = 50) throws {
-        try tmux(["new-session", "-d", "-s", "t", "-x", String(width), "-y", String(height), "sh", "-c", command])
+        try tmux(["new-session", "-d", "-s", "t", "-x", String(width), "-y", String(height), "/bin/bash", "-c", command])
     }
 
     /// Ends the server and removes its socket.
