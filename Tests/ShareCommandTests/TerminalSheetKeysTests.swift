@@ -117,6 +117,21 @@ final class TerminalSheetKeysTests {
         #expect(message.contains("Cc: cy@example.com"), "\(message)")
     }
 
+    @Test func printAsksNothingWithoutAPrinter() async throws {
+        // No scheduler answers there, so the job is saved as a PDF: the print dialog's six
+        // questions wait behind "more".
+        try startShare("notes.txt", extra: ["CUPS_SERVER": folder.appendingPathComponent("no-cupsd.sock").path])
+        guard try await terminal.waitFor("Filter:") else { return }
+        try terminal.type("print")
+        guard try await terminal.waitFor("More fields (Printer, Copies, Sides, Paper, Pages, Job name)? [y/N]") else { return }
+        try terminal.type("")
+        guard try await terminal.waitFor("TTY=") else { return }
+        let shown = try terminal.screen()
+        #expect(shown.contains("EXIT=0"), "\(shown)")
+        #expect(!shown.contains("Copies (1–999)"), "\(shown)")
+        #expect(shown.contains("notes.pdf"), "the saved PDF's path is printed:\n\(shown)")
+    }
+
     // MARK: Arrow keys
 
     @Test func arrowKeysPickAndTheTerminalIsRestored() async throws {
