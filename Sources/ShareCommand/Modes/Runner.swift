@@ -224,9 +224,9 @@ struct Runner {
         if let why = host.unavailableReason(type, on: sheet) {
             throw ShareError(.unavailable, "\(host.names.name(of: type)) is not available: \(reason(why))")
         }
-        if context.standardInputIsTerminal, !invocation.json {
+        if context.standardInputIsTerminal {
             // A person is there: what the activity still needs (which application, say) is
-            // asked instead of ending with "set it with --set".
+            // asked (on standard error under --json) instead of ending with "set it with --set".
             let presenter = terminalPresenter(pick: type)
             controller.present(with: presenter)
             let outcome = await controller.waitForCompletion()
