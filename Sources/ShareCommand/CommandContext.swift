@@ -84,6 +84,7 @@ public struct CommandContext {
         let redraws = isTerminal && environment["TERM"] != "dumb"
         return TerminalStyle(
             width: TerminalStyle.columns(descriptor: descriptor, environment: environment),
-            redrawsInPlace: redraws, usesColor: redraws && allowsColor)
+            redrawsInPlace: redraws, usesColor: redraws && allowsColor,
+            rows: redraws ? TerminalStyle.rows(descriptor: descriptor, environment: environment) : nil)
     }
 }

@@ -64,6 +64,21 @@ struct TerminalInputTests {
         for line in drawn.dropFirst() { #expect(TextWidth.columns(of: line) <= 19, "\(line)") }
     }
 
+    @Test func aShortScreenShowsAWindowAroundTheSelection() throws {
+        let picks = SheetScreen.pickable(sheet())
+        let all = PickerScreen.matches("", in: picks)
+        try #require(all.count > 4, "the test needs more activities than fit")
+        let style = TerminalStyle(width: 60, rows: 8)
+        let top = PickerScreen.lines(filter: "", matches: all, selected: 0, style: style)
+        #expect(top.count <= 8, "\(top)")
+        #expect(top[2].hasPrefix("› 1 "), "\(top)")
+        #expect(top.last == "  ↓ \(all.count - 3) more", "\(top)")
+        let bottom = PickerScreen.lines(filter: "", matches: all, selected: all.count - 1, style: style)
+        #expect(bottom.count <= 8, "\(bottom)")
+        #expect(bottom[2] == "  ↑ \(all.count - 3) more", "\(bottom)")
+        #expect(bottom.last?.hasPrefix("› \(all.count) ") == true, "\(bottom)")
+    }
+
     // MARK: "More fields"
 
     private func composer() -> FakeActivity {

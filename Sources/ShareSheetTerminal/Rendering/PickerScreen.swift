@@ -32,7 +32,17 @@ public enum PickerScreen {
         var lines = [style.dim("↑/↓ choose, Enter picks, type to filter, Esc cancels")]
         lines.append("Filter: " + filter)
         if matches.isEmpty { lines.append(style.dim("  (nothing matches '\(filter)')")) }
-        for (index, entry) in matches.enumerated() {
+        // On a short screen only a window around the selection is shown, so the picker can
+        // always be redrawn from its first line.
+        var shown = matches.indices
+        if let rows = style.rows, matches.count > rows - 5 {
+            let room = max(3, rows - 5)
+            let start = max(0, min(selected - room / 2, matches.count - room))
+            shown = start..<min(matches.count, start + room)
+        }
+        if shown.lowerBound > 0 { lines.append(style.dim("  ↑ \(shown.lowerBound) more")) }
+        for index in shown {
+            let entry = matches[index]
             var text = String(entry.number) + " " + entry.activity.displayTitle
             if let name = entry.activity.commandName { text += " (\(name))" }
             let line = index == selected ? "› " + text : "  " + text
@@ -40,6 +50,7 @@ public enum PickerScreen {
             let cut = line.truncated(to: style.width - 1)
             lines.append(index == selected && style.usesColor ? "\u{1B}[7m" + cut + "\u{1B}[27m" : cut)
         }
+        if shown.upperBound < matches.count { lines.append(style.dim("  ↓ \(matches.count - shown.upperBound) more")) }
         return lines
     }
 }

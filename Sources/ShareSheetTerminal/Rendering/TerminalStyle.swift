@@ -9,9 +9,12 @@ public struct TerminalStyle: Sendable, Equatable {
     public var redrawsInPlace: Bool
     /// True when ANSI colors and weights may be used.
     public var usesColor: Bool
+    /// Rows on the screen, when known: the arrow-key picker shows no more than fit.
+    public var rows: Int?
 
     /// Describes a style.
-    public init(width: Int = 80, redrawsInPlace: Bool = false, usesColor: Bool = false) {
+    public init(width: Int = 80, redrawsInPlace: Bool = false, usesColor: Bool = false, rows: Int? = nil) {
+        self.rows = rows.map { max(8, $0) }
         self.width = max(20, width)
         self.redrawsInPlace = redrawsInPlace
         self.usesColor = usesColor && redrawsInPlace
@@ -30,7 +33,16 @@ public struct TerminalStyle: Sendable, Equatable {
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         return TerminalStyle(
             width: columns(descriptor: descriptor, environment: environment),
-            redrawsInPlace: isTerminal, usesColor: isTerminal && !noColor)
+            redrawsInPlace: isTerminal, usesColor: isTerminal && !noColor,
+            rows: isTerminal ? rows(descriptor: descriptor, environment: environment) : nil)
+    }
+
+    /// The height from `LINES`, else the terminal's; nil when neither says.
+    public static func rows(descriptor: Int32, environment: [String: String]) -> Int? {
+        if let text = environment["LINES"], let rows = Int(text), rows > 0 { return rows }
+        var size = winsize()
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        return nil
     }
 
     /// The width from `COLUMNS`, else the terminal's, else 80.
