@@ -67,6 +67,8 @@ let package = Package(
         .systemLibrary(
             name: "CSecret", path: "Sources/CSecret", pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]),
+        // libedit: line editing and history in the terminal sheet's fields.
+        .systemLibrary(name: "CEdit", path: "Sources/CEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // Linux calls Glibc hides without _GNU_SOURCE (O_TMPFILE, copy_file_range, SEEK_DATA).
         .target(name: "CGlibcShims"),
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
@@ -127,7 +129,7 @@ let package = Package(
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets", "CEdit"]),
         // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
         .target(
             name: "Mail",

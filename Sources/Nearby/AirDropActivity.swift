@@ -113,7 +113,8 @@ public final class AirDropActivity: BuiltInActivity {
                 InterfaceField(
                     id: "to", label: "Device", kind: .choice(options), isRequired: true,
                     help: "a device nearby, or HOST[:PORT] of one running LocalSend"),
-                InterfaceField(id: "pin", label: "PIN", kind: .text, help: "only when the receiver asks for one"),
+                InterfaceField(
+                    id: "pin", label: "PIN", kind: .text, help: "only when the receiver asks for one", isAdvanced: true),
             ],
             submitTitle: "Send",
             validate: { values in

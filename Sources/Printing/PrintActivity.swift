@@ -56,17 +56,24 @@ public final class PrintActivity: BuiltInActivity {
             .init(id: "two-sided-long-edge", title: "Two-sided, long edge"),
             .init(id: "two-sided-short-edge", title: "Two-sided, short edge"),
         ])
+        // Without a printer the job is saved as a PDF: the print dialog's questions are then
+        // details behind "more" rather than asked one by one.
+        let advanced = !printerMayExist
         let fields = [
             InterfaceField(
                 id: "printer", label: "Printer", kind: .text,
-                help: "a CUPS queue; empty for the default printer, or Save as PDF when there is none"),
-            InterfaceField(id: "copies", label: "Copies", kind: .integer(1...999), defaultValue: .integer(1)),
-            InterfaceField(id: "sides", label: "Sides", kind: .choice(sides), defaultValue: .choice(PrintOptions.sides(duplex))),
+                help: "a CUPS queue; empty for the default printer, or Save as PDF when there is none", isAdvanced: advanced),
+            InterfaceField(
+                id: "copies", label: "Copies", kind: .integer(1...999), defaultValue: .integer(1), isAdvanced: advanced),
+            InterfaceField(
+                id: "sides", label: "Sides", kind: .choice(sides), defaultValue: .choice(PrintOptions.sides(duplex)),
+                isAdvanced: advanced),
             InterfaceField(
                 id: "media", label: "Paper", kind: .text, defaultValue: .text("a4"),
-                help: "a4, letter, legal, a3, a5, tabloid, or a PWG name like iso_a4_210x297mm"),
-            InterfaceField(id: "pages", label: "Pages", kind: .text, help: "all when empty; or like 1-3,5"),
-            InterfaceField(id: "job", label: "Job name", kind: .text, defaultValue: .text(suggestedJobName)),
+                help: "a4, letter, legal, a3, a5, tabloid, or a PWG name like iso_a4_210x297mm", isAdvanced: advanced),
+            InterfaceField(id: "pages", label: "Pages", kind: .text, help: "all when empty; or like 1-3,5", isAdvanced: advanced),
+            InterfaceField(
+                id: "job", label: "Job name", kind: .text, defaultValue: .text(suggestedJobName), isAdvanced: advanced),
         ]
         return ActivityInterface(
             title: "Print", fields: fields, submitTitle: "Print",
@@ -81,6 +88,15 @@ public final class PrintActivity: BuiltInActivity {
                 return problems
             },
             onSubmit: { [weak self] values in self?.start(with: values) })
+    }
+
+    /// True when a printer was named with `--set printer=` or the scheduler lists one; false
+    /// when the job will be saved as a PDF (no printer, or no scheduler answers). Asked when the
+    /// interface is made: a local scheduler (or its missing socket) answers at once.
+    private var printerMayExist: Bool {
+        if let named = context.presetValues["printer"]?.text, !named.isEmpty { return true }
+        let service = givenService ?? PrintService(host: hostEnvironment)
+        return service.schedulerListsNoPrinter == false
     }
 
     /// Prints with the values of the interface.

@@ -19,6 +19,12 @@ public struct CommandContext {
     public var standardInputDescriptor: Int32 = STDIN_FILENO
     /// Where the sheet reads picks and field values.
     public var lines: any LineSource
+    /// Where the sheet reads arrow keys when standard input and output are a terminal; nil
+    /// keeps the numbered pick.
+    public var keys: (any KeySource)?
+    /// Where fields are read with line editing when standard input and output are a terminal;
+    /// nil reads them from `lines`.
+    public var lineEditor: (any PromptingLineSource)?
     /// Standard output.
     public var standardOutput: any TextOutput
     /// Standard error.
@@ -78,6 +84,7 @@ public struct CommandContext {
         let redraws = isTerminal && environment["TERM"] != "dumb"
         return TerminalStyle(
             width: TerminalStyle.columns(descriptor: descriptor, environment: environment),
-            redrawsInPlace: redraws, usesColor: redraws && allowsColor)
+            redrawsInPlace: redraws, usesColor: redraws && allowsColor,
+            rows: redraws ? TerminalStyle.rows(descriptor: descriptor, environment: environment) : nil)
     }
 }

@@ -20,6 +20,10 @@ public enum ShareCommand {
         Builtins.install(into: .shared)
         var context = CommandContext()
         context.canOpenWindows = true
+        // The process's own terminal: arrow keys for the pick, libedit for the fields (each
+        // used only when standard input and output are both a terminal).
+        context.keys = TerminalKeySource(descriptor: STDIN_FILENO)
+        context.lineEditor = EditedLineSource()
         return await run(arguments, context: context)
     }
 

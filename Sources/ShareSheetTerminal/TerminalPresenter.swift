@@ -9,6 +9,13 @@ import ShareSheet
 /// keeps running (providers report progress, options stream in) while a prompt waits. An empty
 /// line or `q` at the sheet dismisses it; the end of input (Ctrl-D) dismisses the sheet or
 /// cancels the interface; with `catchesInterrupts`, Ctrl-C dismisses from any step.
+///
+/// With a `KeySource` (standard input and output both a terminal), the activity is chosen with
+/// the arrow keys and by typing to filter instead of by number. Fields marked advanced (Mail's
+/// Cc and Bcc) are asked only after a "More fields?" question; with an `ExternalEditor`, long
+/// text fields open in the person's editor. With `pick`, there is no sheet: the activity is
+/// picked at once and only the fields that still need a value are asked (`--activity` on a
+/// terminal).
 @MainActor
 public final class TerminalPresenter: Presenter {
     /// Where typed lines come from.
@@ -37,6 +44,12 @@ public final class TerminalPresenter: Presenter {
     private var progress: ProgressDisplay?
     private var interrupts: InterruptWatcher?
     private var presentation = 0
+    /// Where arrow keys come from; nil for the numbered pick.
+    public let keys: (any KeySource)?
+    /// The editor long text fields open in; nil to type them line by line.
+    public let editor: ExternalEditor?
+    /// The activity picked without showing the sheet; nil to show it.
+    public let pick: ActivityType?
 
     /// Makes a presenter.
     /// - Parameters:
@@ -49,8 +62,12 @@ public final class TerminalPresenter: Presenter {
     public init(
         input: any LineSource = FileDescriptorLineSource(), output: any TextOutput = FileDescriptorOutput.standardOutput,
         style: TerminalStyle = .plain, progressOutput: (any TextOutput)? = nil, progressStyle: TerminalStyle = .plain,
-        catchesInterrupts: Bool = false
+        catchesInterrupts: Bool = false, keys: (any KeySource)? = nil, editor: ExternalEditor? = nil,
+        pick: ActivityType? = nil
     ) {
+        self.keys = keys
+        self.editor = editor
+        self.pick = pick
         self.input = input
         self.output = output
         self.style = style
@@ -71,19 +88,34 @@ public final class TerminalPresenter: Presenter {
                 controller?.dismiss()
             }
         }
-        output.write(SheetScreen.render(sheet, items: controller.activityItems, style: style))
+        if let pick {
+            startProgressLine(controller: controller)
+            if !controller.select(pick) { controller.dismiss() }
+            return
+        }
+        let picks = SheetScreen.pickable(sheet)
+        // Raw mode first: when the terminal refuses it, the numbered rows are drawn instead.
+        let keys = picks.isEmpty ? nil : keys.flatMap { $0.enterRawMode() ? $0 : nil }
+        output.write(SheetScreen.render(sheet, items: controller.activityItems, style: style, numbered: keys == nil))
+        startProgressLine(controller: controller)
+        let id = presentation
+        conversation = Task { [weak self, weak controller] in
+            guard let self, let controller else { return }
+            if let keys {
+                await self.pickWithKeys(among: picks, keys: keys, controller: controller, presentation: id)
+            } else {
+                await self.askForPick(among: picks, controller: controller, presentation: id)
+            }
+        }
+    }
+
+    private func startProgressLine(controller: ActivityViewController) {
         if let progressOutput, activityLine == nil {
             // Draws only once the picked activity runs and says how far it is.
             let line = ActivityProgressLine(
                 running: { [weak controller] in controller?.runningActivity }, output: progressOutput, style: progressStyle)
             line.start()
             activityLine = line
-        }
-        let picks = SheetScreen.pickable(sheet)
-        let id = presentation
-        conversation = Task { [weak self, weak controller] in
-            guard let self, let controller else { return }
-            await self.askForPick(among: picks, controller: controller, presentation: id)
         }
     }
 
@@ -112,6 +144,8 @@ public final class TerminalPresenter: Presenter {
     }
 
     public func dismiss(outcome: ShareOutcome, controller: ActivityViewController) {
+        // The terminal is put back at once, not when the picker's task next runs.
+        keys?.leaveRawMode()
         activityLine?.stop()
         activityLine = nil
         presentation += 1
@@ -155,6 +189,77 @@ public final class TerminalPresenter: Presenter {
         }
     }
 
+    /// The arrow-key picker: the matches of what was typed, one selected; Enter picks it.
+    /// Raw mode ends on every way out (pick, Escape, Ctrl-C, Ctrl-D, dismissal).
+    private func pickWithKeys(
+        among picks: [Activity], keys: any KeySource, controller: ActivityViewController, presentation id: Int
+    ) async {
+        defer { keys.leaveRawMode() }
+        var filter = ""
+        var selected = 0
+        var drawnLines = 0
+        func draw() -> [(number: Int, activity: Activity)] {
+            let matches = PickerScreen.matches(filter, in: picks)
+            selected = max(0, min(selected, matches.count - 1))
+            let lines = PickerScreen.lines(filter: filter, matches: matches, selected: selected, style: style)
+            // Back to the picker's first line, then everything below it cleared.
+            var text = drawnLines > 1 ? "\r\u{1B}[\(drawnLines - 1)A" : "\r"
+            text += "\u{1B}[J" + lines.joined(separator: "\n")
+            output.write(text)
+            drawnLines = lines.count
+            return matches
+        }
+        /// Replaces the picker with one line saying what happened.
+        func finish(_ line: String) {
+            output.write((drawnLines > 1 ? "\r\u{1B}[\(drawnLines - 1)A" : "\r") + "\u{1B}[J" + line + "\n")
+            drawnLines = 0
+        }
+        var matches = draw()
+        while isCurrent(id) {
+            guard let key = await keys.nextKey(), isCurrent(id) else {
+                if isCurrent(id) {
+                    finish("Cancelled.")
+                    controller.dismiss()
+                }
+                return
+            }
+            switch key {
+            case .up:
+                selected = selected > 0 ? selected - 1 : max(0, matches.count - 1)
+            case .down:
+                selected = selected + 1 < matches.count ? selected + 1 : 0
+            case .backspace:
+                if !filter.isEmpty { filter.removeLast() }
+                selected = 0
+            case .character(let character):
+                if filter.isEmpty, character == "q" {
+                    finish("Cancelled.")
+                    return controller.dismiss()
+                }
+                filter.append(character)
+                selected = 0
+            case .escape, .endOfInput:
+                finish("Cancelled.")
+                return controller.dismiss()
+            case .interrupt:
+                finish("Cancelled.")
+                wasInterrupted = true
+                return controller.dismiss()
+            case .enter:
+                guard matches.indices.contains(selected), let type = matches[selected].activity.activityType else { continue }
+                let activity = matches[selected].activity
+                finish("Picked: " + activity.displayTitle)
+                keys.leaveRawMode()
+                if controller.select(type) { return }
+                output.write(InterfaceScreen.problemLine("\(activity.displayTitle) cannot be picked now", style: style))
+                guard keys.enterRawMode() else { return controller.dismiss() }
+            case .other:
+                break
+            }
+            matches = draw()
+        }
+    }
+
     // MARK: The interface
 
     private enum Answer {
@@ -163,20 +268,46 @@ public final class TerminalPresenter: Presenter {
     }
 
     private func fill(_ interface: ActivityInterface, controller: ActivityViewController, presentation id: Int) async {
-        output.write(InterfaceScreen.header(interface, style: style))
         var values: InterfaceValues = [:]
         // Fields filled ahead (the controller applied `--to`, `--subject`…) are shown, not asked
         // again, unless the activity finds them wrong.
         let preset = interface.fields.filter { field in
             field.isPreset && field.defaultValue.map { !$0.isEmpty } == true && field.problem(with: field.defaultValue) == nil
         }
-        for field in preset {
-            output.write(InterfaceScreen.presetLine(for: field, style: style))
-            values[field.id] = field.defaultValue
-        }
+        for field in preset { values[field.id] = field.defaultValue }
         var fields = interface.fields.filter { field in !preset.contains { $0.id == field.id } }
+        if pick != nil {
+            // Picked from the command line: everything not given keeps its default, and only
+            // what cannot do without a value is asked; nothing is drawn when nothing is.
+            fields = fields.filter { $0.problem(with: $0.defaultValue) != nil }
+            for field in interface.fields where values[field.id] == nil {
+                if let value = field.defaultValue { values[field.id] = value }
+            }
+            if !fields.isEmpty { output.write(InterfaceScreen.header(interface, style: style)) }
+        } else {
+            output.write(InterfaceScreen.header(interface, style: style))
+            for field in preset { output.write(InterfaceScreen.presetLine(for: field, style: style)) }
+        }
+        var moreAnswered = pick != nil
         while true {
             for field in fields {
+                if field.isAdvanced, !moreAnswered {
+                    moreAnswered = true
+                    let advanced = fields.filter(\.isAdvanced)
+                    switch await askForMore(advanced, presentation: id) {
+                    case nil:
+                        guard isCurrent(id) else { return }
+                        interfaceWasCancelled = true
+                        controller.cancelInterface()
+                        return
+                    case false?:
+                        for skipped in advanced { values[skipped.id] = skipped.defaultValue }
+                        fields.removeAll { $0.isAdvanced }
+                    case true?:
+                        break
+                    }
+                }
+                if field.isAdvanced, !fields.contains(where: { $0.id == field.id }) { continue }
                 switch await ask(field, presentation: id) {
                 case .endOfInput:
                     guard isCurrent(id) else { return }
@@ -199,6 +330,22 @@ public final class TerminalPresenter: Presenter {
             }
             let wrong = interface.fields.filter { problems[$0.id] != nil }
             fields = wrong.isEmpty ? interface.fields : wrong
+            // A field the activity found wrong is asked again, advanced or not.
+            moreAnswered = true
+        }
+    }
+
+    /// "More fields (Cc, Bcc)? [y/N]": true to ask them, false to keep their defaults, nil at
+    /// the end of input.
+    private func askForMore(_ advanced: [InterfaceField], presentation id: Int) async -> Bool? {
+        let names = advanced.map(\.label).joined(separator: ", ")
+        while true {
+            guard let typed = await ask("More fields (\(names))? [y/N]: ", presentation: id) else { return nil }
+            switch typed.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "", "n", "no": return false
+            case "y", "yes": return true
+            default: output.write(InterfaceScreen.problemLine("answer y or n", style: style))
+            }
         }
     }
 
@@ -208,9 +355,25 @@ public final class TerminalPresenter: Presenter {
         let prompt = InterfaceScreen.prompt(for: field)
         let stopWatching = watchOptions(of: field, prompt: prompt, presentation: id)
         defer { stopWatching() }
+        var useEditor = editor != nil && field.kind.isMultiline
         while true {
-            guard let typed = await (field.kind.isMultiline ? askLines(prompt, presentation: id) : ask(prompt, presentation: id))
-            else { return .endOfInput }
+            let typed: String?
+            if useEditor, let editor {
+                output.write(field.label + ": " + style.dim("(opening \(editor.command)…)") + "\n")
+                switch await editor.edit(field.defaultValue?.text ?? "") {
+                case .success(let text):
+                    guard isCurrent(id) else { return .endOfInput }
+                    typed = text
+                case .failure(let problem):
+                    guard isCurrent(id) else { return .endOfInput }
+                    output.write(InterfaceScreen.problemLine(problem.message + "; type it here instead", style: style))
+                    useEditor = false
+                    continue
+                }
+            } else {
+                typed = await (field.kind.isMultiline ? askLines(prompt, presentation: id) : ask(prompt, presentation: id))
+            }
+            guard let typed else { return .endOfInput }
             let value: InterfaceValue?
             if typed.trimmingCharacters(in: .whitespaces).isEmpty {
                 if case .choice(let options) = field.kind, field.defaultValue == nil, options.current.isEmpty,
@@ -254,9 +417,17 @@ public final class TerminalPresenter: Presenter {
     /// Writes `prompt` and waits for a line; nil at the end of input or once dismissed.
     private func ask(_ prompt: String, presentation id: Int) async -> String? {
         guard isCurrent(id) else { return nil }
-        output.write(prompt)
         promptIsOpen = true
-        let line = await input.readLine()
+        let line: String?
+        if let editing = input as? any PromptingLineSource {
+            // The editor draws the prompt's last line itself, to redraw it while editing.
+            let head = prompt.lastIndex(of: "\n").map { prompt[...$0] } ?? ""
+            output.write(String(head))
+            line = await editing.readLine(prompt: String(prompt.dropFirst(head.count)))
+        } else {
+            output.write(prompt)
+            line = await input.readLine()
+        }
         guard isCurrent(id) else { return nil }
         promptIsOpen = false
         if line == nil { output.write("\n") }

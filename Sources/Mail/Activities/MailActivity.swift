@@ -69,8 +69,8 @@ public final class MailActivity: BuiltInActivity {
         let subject = context.subject.flatMap { $0.isEmpty ? nil : $0 } ?? content.subject
         let fields = [
             InterfaceField(id: "to", label: "To", kind: .emailAddresses, isRequired: true, defaultValue: list(content.to)),
-            InterfaceField(id: "cc", label: "Cc", kind: .emailAddresses, defaultValue: list(content.cc)),
-            InterfaceField(id: "bcc", label: "Bcc", kind: .emailAddresses, defaultValue: list(content.bcc)),
+            InterfaceField(id: "cc", label: "Cc", kind: .emailAddresses, defaultValue: list(content.cc), isAdvanced: true),
+            InterfaceField(id: "bcc", label: "Bcc", kind: .emailAddresses, defaultValue: list(content.bcc), isAdvanced: true),
             InterfaceField(
                 id: "subject", label: "Subject", kind: .text,
                 defaultValue: subject.map { .text($0.split(whereSeparator: \.isNewline).joined(separator: " ")) }),

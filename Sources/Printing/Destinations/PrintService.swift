@@ -108,6 +108,13 @@ public struct PrintService: Sendable {
         (try? CUPSConnection(server: resolvedServer))?.printers() ?? []
     }
 
+    /// True when the scheduler answers and lists no printer; false when it lists one or more;
+    /// nil when no scheduler answers.
+    public var schedulerListsNoPrinter: Bool? {
+        guard let connection = try? CUPSConnection(server: resolvedServer) else { return nil }
+        return connection.printers().isEmpty
+    }
+
     /// The printer a job with `options` goes to, or nil to save the PDF instead.
     /// - Throws: `ShareError` when the named printer does not exist, or several exist and none
     ///   is the default.

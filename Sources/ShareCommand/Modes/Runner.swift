@@ -229,6 +229,18 @@ struct Runner {
         if let why = host.unavailableReason(type, on: sheet) {
             throw ShareError(.unavailable, "\(host.names.name(of: type)) is not available: \(reason(why))")
         }
+        if context.standardInputIsTerminal {
+            // A person is there: what the activity still needs (which application, say) is
+            // asked (on standard error under --json) instead of ending with "set it with --set".
+            let presenter = terminalPresenter(pick: type)
+            controller.present(with: presenter)
+            let outcome = await controller.waitForCompletion()
+            if presenter.wasInterrupted { await controller.waitForProvidersToStop() }
+            let activity = host.activity(type, on: sheet)
+            warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
+            return report(
+                host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
+        }
         let presenter = ScriptedProgressPresenter(
             pick: type, progressOutput: context.standardErrorIsTerminal && !invocation.quiet ? context.standardError : nil,
             progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO))
@@ -284,23 +296,34 @@ struct Runner {
             }
         }
         if !context.standardInputIsTerminal { throw Self.noTerminal }
-        // The sheet keeps standard output for results when they are JSON or go to a pipe.
-        let onStandardOutput = context.standardOutputIsTerminal && !invocation.json
-        let presenter = TerminalPresenter(
-            input: context.lines,
-            output: onStandardOutput ? context.standardOutput : context.standardError,
-            style: context.style(
-                forTerminal: onStandardOutput ? context.standardOutputIsTerminal : context.standardErrorIsTerminal,
-                descriptor: onStandardOutput ? STDOUT_FILENO : STDERR_FILENO),
-            progressOutput: context.standardErrorIsTerminal && !invocation.quiet ? context.standardError : nil,
-            progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO),
-            catchesInterrupts: context.catchesInterrupts)
+        let presenter = terminalPresenter(pick: nil)
         controller.present(with: presenter)
         let outcome = await controller.waitForCompletion()
         if presenter.wasInterrupted { await controller.waitForProvidersToStop() }
         let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
         warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
         return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
+    }
+
+    /// The terminal sheet for this command, or with `pick` only the picked activity's questions.
+    private func terminalPresenter(pick: ActivityType?) -> TerminalPresenter {
+        // The sheet keeps standard output for results when they are JSON or go to a pipe.
+        let onStandardOutput = context.standardOutputIsTerminal && !invocation.json
+        let style = context.style(
+            forTerminal: onStandardOutput ? context.standardOutputIsTerminal : context.standardErrorIsTerminal,
+            descriptor: onStandardOutput ? STDOUT_FILENO : STDERR_FILENO)
+        // Arrow keys and the editor only when a person sits at a real terminal on both ends.
+        let interactive = context.standardInputIsTerminal && onStandardOutput && style.redrawsInPlace
+        return TerminalPresenter(
+            input: interactive ? context.lineEditor ?? context.lines : context.lines,
+            output: onStandardOutput ? context.standardOutput : context.standardError,
+            style: style,
+            progressOutput: context.standardErrorIsTerminal && !invocation.quiet ? context.standardError : nil,
+            progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO),
+            catchesInterrupts: context.catchesInterrupts,
+            keys: interactive ? context.keys : nil,
+            editor: context.standardInputIsTerminal && onStandardOutput ? ExternalEditor(environment: context.environment) : nil,
+            pick: pick)
     }
 
     /// The sheet as a window; the command ends when the window has closed (a failure stays on

@@ -84,12 +84,17 @@ public struct InterfaceField {
     /// True when `defaultValue` came from the caller's preset values (`--to`, `--set`), put there
     /// by the controller before any presenter sees the field; a presenter may skip asking.
     public var isPreset = false
+    /// True for a detail most shares leave alone (Mail's Cc and Bcc, AirDrop's PIN): a front
+    /// end may keep it behind a "more" step and ask it only when the person wants it. It is
+    /// still submitted (with its default) and still settable with `--set`.
+    public var isAdvanced = false
 
     /// Describes a field.
     public init(
         id: String, label: String, kind: Kind, isRequired: Bool = false,
-        defaultValue: InterfaceValue? = nil, help: String? = nil
+        defaultValue: InterfaceValue? = nil, help: String? = nil, isAdvanced: Bool = false
     ) {
+        self.isAdvanced = isAdvanced
         self.id = id
         self.label = label
         self.kind = kind

@@ -51,7 +51,14 @@ public final class ScriptedPresenter: Presenter {
         // Nobody can be asked: say which fields need a value and stop.
         let title = activity.activityTitle ?? interface.title
         let details = interface.fields.compactMap { field in
-            problems[field.id].map { "\($0) (set it with --set \(field.id)=…)" }
+            problems[field.id].map { problem in
+                // A choice names its options, so the next command can be typed from the error.
+                if case .choice(let options) = field.kind, !options.current.isEmpty {
+                    let ids = options.current.map { "\($0.id) (\($0.title))" }
+                    return "\(problem) (set it with --set \(field.id)=…: one of " + ids.joined(separator: ", ") + ")"
+                }
+                return "\(problem) (set it with --set \(field.id)=…)"
+            }
         }
         controller.cancelInterface(
             reason: ShareError(.usage, "\(title): " + details.joined(separator: "; ")))

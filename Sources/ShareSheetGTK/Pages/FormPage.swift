@@ -11,6 +11,8 @@ final class FormPage {
     private let fields: [FieldView]
     private let submitButton: Widget
     private let generalProblem: Widget
+    /// The expander holding the advanced fields, if there are any.
+    private let moreFields: Widget?
     private let submit: @MainActor (InterfaceValues) -> [String: String]
     private let cancelAction: @MainActor () -> Void
     private var finished = false
@@ -31,7 +33,26 @@ final class FormPage {
             Widgets.append(page, Widgets.label(message, classes: ["dim-label"], wraps: true))
         }
         fields = interface.fields.map(FieldView.init)
-        for field in fields { Widgets.append(page, field.widget) }
+        // Details most shares leave alone (Mail's Cc and Bcc) wait in a closed "More fields"
+        // expander, open at once when one of them was given ahead or needs a value.
+        let advanced = fields.filter(\.field.isAdvanced)
+        for field in fields where !field.field.isAdvanced { Widgets.append(page, field.widget) }
+        if advanced.isEmpty {
+            moreFields = nil
+        } else {
+            let box = Widgets.vertical(spacing: 14)
+            Widgets.margins(box, 6)
+            for field in advanced { Widgets.append(box, field.widget) }
+            let expander = gtk_expander_new("More fields")!
+            gtk_expander_set_child(OpaquePointer(expander), box)
+            let needed = advanced.contains { view in
+                (view.field.isPreset && view.field.defaultValue.map { !$0.isEmpty } == true)
+                    || view.field.problem(with: view.field.defaultValue) != nil
+            }
+            gtk_expander_set_expanded(OpaquePointer(expander), needed ? 1 : 0)
+            Widgets.append(page, expander)
+            moreFields = expander
+        }
         generalProblem = Widgets.label("", classes: ["error"], wraps: true)
         Widgets.show(generalProblem, false)
         Widgets.append(page, generalProblem)
@@ -102,6 +123,10 @@ final class FormPage {
             return
         }
         for field in fields { field.markEdited() }
+        // A problem in a hidden field is shown, not left closed away.
+        if let moreFields, fields.contains(where: { $0.field.isAdvanced && problems[$0.field.id] != nil }) {
+            gtk_expander_set_expanded(OpaquePointer(moreFields), 1)
+        }
         refresh()
         // Problems the activity reports for no field of its own are said under the form.
         let general = problems.filter { key, _ in !fields.contains { $0.field.id == key } }.sorted { $0.key < $1.key }

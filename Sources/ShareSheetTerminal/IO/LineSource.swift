@@ -13,6 +13,15 @@ public protocol LineSource: AnyObject {
     func readLine() async -> String?
 }
 
+/// A line source that shows the prompt itself, so it can redraw it while the person edits the
+/// line (libedit). The presenter hands it the prompt's last line instead of writing it.
+@MainActor
+public protocol PromptingLineSource: LineSource {
+    /// The next line, after `prompt` (one line, no line break); nil at the end of input or
+    /// when cancelled.
+    func readLine(prompt: String) async -> String?
+}
+
 /// Reads lines from a file descriptor (standard input by default) on a background thread.
 ///
 /// The descriptor is read only while someone waits for a line, so nothing is taken from it

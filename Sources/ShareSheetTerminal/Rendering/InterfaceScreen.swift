@@ -6,14 +6,18 @@ public enum InterfaceScreen {
     /// The title block shown before the first field.
     public static func header(_ interface: ActivityInterface, style: TerminalStyle) -> String {
         var text = "\n" + style.bold(interface.title) + "\n"
-        if let message = interface.message, !message.isEmpty { text += message + "\n" }
+        if let message = interface.message, !message.isEmpty {
+            text += TextWidth.wrap(message, width: style.width).joined(separator: "\n") + "\n"
+        }
         return text + style.dim("(Enter keeps the value in brackets; Ctrl-D cancels.)") + "\n"
     }
 
     /// The lines shown before a field's prompt: its help, and a choice's options.
     public static func preamble(for field: InterfaceField, style: TerminalStyle) -> String {
         var text = ""
-        if let help = field.help, !help.isEmpty { text += style.dim("  " + help) + "\n" }
+        if let help = field.help, !help.isEmpty {
+            for line in TextWidth.wrap(help, width: style.width - 2) { text += style.dim("  " + line) + "\n" }
+        }
         if case .choice(let options) = field.kind {
             for (index, option) in options.current.enumerated() {
                 text += optionLine(option, number: index + 1, style: style) + "\n"
@@ -27,7 +31,7 @@ public enum InterfaceScreen {
     public static func optionLine(_ option: ChoiceOptions.Option, number: Int, style: TerminalStyle) -> String {
         var line = "  " + style.bold("\(number))") + " " + option.title
         if let detail = option.detail, !detail.isEmpty { line += "  " + style.dim(detail) }
-        return line
+        return line.truncated(to: style.width)
     }
 
     /// The prompt for a field: its label, how to enter it, and its default in brackets.

@@ -12,9 +12,11 @@ public enum SheetScreen {
     }
 
     /// The sheet as text, ending with a blank line.
-    public static func render(_ sheet: ActivitySheet, items: [Any], style: TerminalStyle) -> String {
+    /// With `numbered` false only the items are shown: the arrow-key picker lists the activities.
+    public static func render(_ sheet: ActivitySheet, items: [Any], style: TerminalStyle, numbered: Bool = true) -> String {
         var text = header(items: items, kinds: sheet.itemKinds, style: style)
         text += "\n"
+        guard numbered else { return text }
         let picks = pickable(sheet)
         let shareRow = sheet.shareRow.filter { $0.activityType != nil }
         let actionRow = sheet.actionRow.filter { $0.activityType != nil }
@@ -33,18 +35,29 @@ public enum SheetScreen {
         return text + "\n"
     }
 
-    /// "Sharing 2 items:" and one line per item with its kind.
+    /// More items than this are folded: the first `shownWhenFolded`, then "… and N more".
+    public static let foldsAfter = 8
+    /// How many items a folded list still shows.
+    public static let shownWhenFolded = 5
+
+    /// "Sharing 2 items:" and one line per item with its kind, each cut to the width; a long
+    /// list folded to its first few items and a count.
     static func header(items: [Any], kinds: [ItemKind], style: TerminalStyle) -> String {
         let count = kinds.count
-        var text = style.bold("Sharing \(count) \(count == 1 ? "item" : "items"):") + "\n"
-        let names = kinds.indices.map { index in
+        var text = style.bold("Sharing \(count) \(count == 1 ? "item" : "items"):".truncated(to: style.width)) + "\n"
+        let shownCount = count > foldsAfter ? shownWhenFolded : count
+        let names = kinds.indices.prefix(shownCount).map { index in
             (index < items.count ? ItemLabel.name(of: items[index]) : nil) ?? "item \(index + 1)"
         }
-        let nameWidth = min(names.map(\.visibleWidth).max() ?? 0, max(10, style.width / 2 - 2))
+        // The name gets at most half the line; the kind what is left of it.
+        let nameWidth = min(names.map(\.visibleWidth).max() ?? 0, max(8, style.width / 2 - 2))
+        let kindWidth = max(4, style.width - nameWidth - 4)
         for (name, kind) in zip(names, kinds) {
             let shown = name.truncated(to: nameWidth)
-            let kindWidth = max(10, style.width - nameWidth - 4)
             text += "  " + shown.padded(to: nameWidth) + "  " + style.dim(kind.description.truncated(to: kindWidth)) + "\n"
+        }
+        if count > shownCount {
+            text += "  " + style.dim("… and \(count - shownCount) more") + "\n"
         }
         return text
     }
@@ -54,6 +67,8 @@ public enum SheetScreen {
         let indent = 10
         let lead = style.bold(label).padded(to: indent)
         guard !entries.isEmpty else { return lead + style.dim("(none)") + "\n" }
+        // An entry wider than what is left of a line is cut, so no line wraps on its own.
+        let entries = entries.map { $0.truncated(to: max(4, width - indent)) }
         var lines: [String] = []
         var current = lead
         var currentHasEntry = false

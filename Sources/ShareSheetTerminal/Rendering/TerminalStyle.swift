@@ -9,9 +9,12 @@ public struct TerminalStyle: Sendable, Equatable {
     public var redrawsInPlace: Bool
     /// True when ANSI colors and weights may be used.
     public var usesColor: Bool
+    /// Rows on the screen, when known: the arrow-key picker shows no more than fit.
+    public var rows: Int?
 
     /// Describes a style.
-    public init(width: Int = 80, redrawsInPlace: Bool = false, usesColor: Bool = false) {
+    public init(width: Int = 80, redrawsInPlace: Bool = false, usesColor: Bool = false, rows: Int? = nil) {
+        self.rows = rows.map { max(8, $0) }
         self.width = max(20, width)
         self.redrawsInPlace = redrawsInPlace
         self.usesColor = usesColor && redrawsInPlace
@@ -30,7 +33,16 @@ public struct TerminalStyle: Sendable, Equatable {
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         return TerminalStyle(
             width: columns(descriptor: descriptor, environment: environment),
-            redrawsInPlace: isTerminal, usesColor: isTerminal && !noColor)
+            redrawsInPlace: isTerminal, usesColor: isTerminal && !noColor,
+            rows: isTerminal ? rows(descriptor: descriptor, environment: environment) : nil)
+    }
+
+    /// The height from `LINES`, else the terminal's; nil when neither says.
+    public static func rows(descriptor: Int32, environment: [String: String]) -> Int? {
+        if let text = environment["LINES"], let rows = Int(text), rows > 0 { return rows }
+        var size = winsize()
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        return nil
     }
 
     /// The width from `COLUMNS`, else the terminal's, else 80.
@@ -47,52 +59,4 @@ public struct TerminalStyle: Sendable, Equatable {
     func dim(_ text: String) -> String { usesColor ? "\u{1B}[2m\(text)\u{1B}[22m" : text }
     func red(_ text: String) -> String { usesColor ? "\u{1B}[31m\(text)\u{1B}[39m" : text }
     func green(_ text: String) -> String { usesColor ? "\u{1B}[32m\(text)\u{1B}[39m" : text }
-}
-
-extension String {
-    /// The number of columns the text takes, ignoring ANSI escape sequences.
-    var visibleWidth: Int {
-        var width = 0
-        var inEscape = false
-        for scalar in unicodeScalars {
-            if inEscape {
-                if (0x40...0x7E).contains(scalar.value), scalar != "[" { inEscape = false }
-                continue
-            }
-            if scalar == "\u{1B}" {
-                inEscape = true
-                continue
-            }
-            width += scalar.properties.isEmojiPresentation || Self.isWide(scalar) ? 2 : 1
-        }
-        return width
-    }
-
-    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
-        // East Asian wide ranges that matter for names and titles (CJK, Hangul, full-width forms).
-        switch scalar.value {
-        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
-            0xFF00...0xFF60, 0xFFE0...0xFFE6:
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// The text cut to `limit` columns, ending in "…" when it was cut.
-    func truncated(to limit: Int) -> String {
-        guard visibleWidth > limit, limit > 1 else { return self }
-        var result = ""
-        for character in self {
-            if (result + String(character)).visibleWidth > limit - 1 { break }
-            result.append(character)
-        }
-        return result + "…"
-    }
-
-    /// The text padded with spaces to `width` columns.
-    func padded(to width: Int) -> String {
-        let missing = width - visibleWidth
-        return missing > 0 ? self + String(repeating: " ", count: missing) : self
-    }
 }

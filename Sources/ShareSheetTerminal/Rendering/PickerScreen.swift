@@ -1,0 +1,56 @@
+import ShareSheet
+
+/// The text of the arrow-key picker: a filter line and the activities that match it, one per
+/// line, the selected one marked. Each line is cut to the width so the picker can be redrawn
+/// by counting lines.
+@MainActor
+public enum PickerScreen {
+    /// The activities that match `filter`, with their numbers on the sheet (from 1): every
+    /// activity when it is empty; by number when it is digits; else those whose title or
+    /// command name contains it (case-insensitive), those that start with it first.
+    public static func matches(_ filter: String, in activities: [Activity]) -> [(number: Int, activity: Activity)] {
+        let numbered = activities.enumerated().map { (number: $0.offset + 1, activity: $0.element) }
+        let wanted = filter.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !wanted.isEmpty else { return numbered }
+        if wanted.allSatisfy(\.isNumber) {
+            return numbered.filter { String($0.number).hasPrefix(wanted) }
+        }
+        func names(_ activity: Activity) -> [String] {
+            [activity.displayTitle.lowercased(), activity.commandName?.lowercased()].compactMap { $0 }
+        }
+        let starting = numbered.filter { entry in names(entry.activity).contains { $0.hasPrefix(wanted) } }
+        let containing = numbered.filter { entry in
+            !names(entry.activity).contains { $0.hasPrefix(wanted) } && names(entry.activity).contains { $0.contains(wanted) }
+        }
+        return starting + containing
+    }
+
+    /// The picker's lines (without line ends): a hint, the filter, then the matches.
+    public static func lines(
+        filter: String, matches: [(number: Int, activity: Activity)], selected: Int, style: TerminalStyle
+    ) -> [String] {
+        var lines = [style.dim("↑/↓ choose, Enter picks, type to filter, Esc cancels")]
+        lines.append("Filter: " + filter)
+        if matches.isEmpty { lines.append(style.dim("  (nothing matches '\(filter)')")) }
+        // On a short screen only a window around the selection is shown, so the picker can
+        // always be redrawn from its first line.
+        var shown = matches.indices
+        if let rows = style.rows, matches.count > rows - 5 {
+            let room = max(3, rows - 5)
+            let start = max(0, min(selected - room / 2, matches.count - room))
+            shown = start..<min(matches.count, start + room)
+        }
+        if shown.lowerBound > 0 { lines.append(style.dim("  ↑ \(shown.lowerBound) more")) }
+        for index in shown {
+            let entry = matches[index]
+            var text = String(entry.number) + " " + entry.activity.displayTitle
+            if let name = entry.activity.commandName { text += " (\(name))" }
+            let line = index == selected ? "› " + text : "  " + text
+            // One column is kept free so a full line never makes the terminal wrap.
+            let cut = line.truncated(to: style.width - 1)
+            lines.append(index == selected && style.usesColor ? "\u{1B}[7m" + cut + "\u{1B}[27m" : cut)
+        }
+        if shown.upperBound < matches.count { lines.append(style.dim("  ↓ \(matches.count - shown.upperBound) more")) }
+        return lines
+    }
+}
