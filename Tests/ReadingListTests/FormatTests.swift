@@ -185,6 +185,18 @@ struct FormatTests {
         #expect(contents.refused.map(\.address) == ["ftp://x.example/"])
     }
 
+    /// Found by `fuzz-bookmarks` (Tests/Fuzz/corpus/bookmarks/unterminated-quote.html): the
+    /// scanner stepped past the end over the missing closing quote, and reading the link text
+    /// from there trapped ("Range requires lowerBound <= upperBound").
+    @Test("a file that ends inside a quoted attribute is read up to its end")
+    func endsInsideQuotedAttribute() throws {
+        for quote in ["\"", "'"] {
+            let html = "<!DOCTYPE NETSCAPE-Bookmark-file-1><DT><A HREF=\(quote)https://example.com/"
+            let entries = try NetscapeBookmarks.parse(html, name: "cut.html")
+            #expect(entries == [NetscapeBookmarks.Entry(href: "https://example.com/", title: nil, description: nil)])
+        }
+    }
+
     @Test("entities decode, and text escapes for HTML")
     func escaping() {
         #expect(NetscapeBookmarks.escapeText("a & b < c > d \"e\"") == "a &amp; b &lt; c &gt; d \"e\"")

@@ -273,7 +273,8 @@ private struct TagScanner {
                         value.unicodeScalars.append(scalars[position])
                         position += 1
                     }
-                    position += 1
+                    // The closing quote, when the file has one (it may end inside the value).
+                    if position < scalars.count { position += 1 }
                 } else {
                     while position < scalars.count, !scalars[position].properties.isWhitespace, scalars[position] != ">"
                     {
