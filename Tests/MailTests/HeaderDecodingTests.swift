@@ -39,4 +39,29 @@ struct HeaderDecodingTests {
         let written = try #require(try MessageHeaders.write(message, from: "ana@example.com", to: descriptor))
         #expect(written.subject == subject)
     }
+
+    /// Found by `fuzz-mime-headers` (Tests/Fuzz/corpus/mime-headers/punycode-bcc.bin): the Bcc
+    /// `dee@example.xn--com` read back as `dee@example.㯘`. These addresses are the envelope
+    /// (MAIL FROM, RCPT TO) when the outbox sends, so an IDN domain went to the server decoded.
+    @Test("addresses with an IDN (xn--) domain read back in the ASCII form they were written in")
+    func punycodeDomains() throws {
+        #expect(HeaderDecoding.addresses(in: "dee@xn--bcher-kva.example") == ["dee@xn--bcher-kva.example"])
+        #expect(
+            HeaderDecoding.addresses(in: "\"B\" <b@xn--bcher-kva.example>, Team: x@example.xn--com;")
+                == ["b@xn--bcher-kva.example", "x@example.xn--com"])
+
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("idn-\(getpid()).eml").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(descriptor >= 0)
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
+        let message = MailMessage(
+            to: ["Bo <bo@xn--bcher-kva.example>"], bcc: ["dee@example.xn--com"], subject: "IDN", body: "Hello\n")
+        let written = try #require(try MessageHeaders.write(message, from: "ana@xn--caf-dma.example", to: descriptor))
+        #expect(written.to == ["bo@xn--bcher-kva.example"])
+        #expect(written.bcc == ["dee@example.xn--com"])
+        #expect(HeaderSection.read(descriptor)?.addresses("From") == ["ana@xn--caf-dma.example"])
+    }
 }

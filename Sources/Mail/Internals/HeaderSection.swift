@@ -138,7 +138,9 @@ enum HeaderDecoding {
             let instance = UnsafeMutablePointer<GTypeInstance>(OpaquePointer(address))
             if g_type_check_instance_is_a(instance, internet_address_mailbox_get_type()) != 0 {
                 let mailbox = UnsafeMutablePointer<InternetAddressMailbox>(OpaquePointer(address))
-                if let addr = internet_address_mailbox_get_addr(mailbox) { result.append(String(cString: addr)) }
+                // The ASCII form, as written and as SMTP needs it: GMime's `addr` decodes an IDN
+                // domain (xn--bcher-kva.example becomes bücher.example).
+                if let addr = internet_address_mailbox_get_idn_addr(mailbox) { result.append(String(cString: addr)) }
             } else if g_type_check_instance_is_a(instance, internet_address_group_get_type()) != 0 {
                 let group = UnsafeMutablePointer<InternetAddressGroup>(OpaquePointer(address))
                 if let members = internet_address_group_get_members(group) { result += addresses(of: members) }
