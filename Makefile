@@ -26,6 +26,14 @@ test: bootstrap
 bench: bootstrap
 	$(SWIFT) run -c release share-bench
 
+# libFuzzer on the readers (README, "Fuzzing"): each target FUZZ_SECONDS on a copy of its corpus,
+# built into .build-fuzz; fails when one crashes. `make fuzz FUZZ_TARGETS=vcard` runs one.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+.PHONY: fuzz
+fuzz: bootstrap
+	@SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" scripts/fuzz $(FUZZ_TARGETS)
+
 # Window startup against a minimal C GTK 4 window (BENCHMARKS.md, "Window startup").
 bench-window: bootstrap
 	@scripts/bench-window

@@ -236,3 +236,16 @@ let package = Package(
     ]
 )
 
+
+// Fuzz targets (README, "Fuzzing"): plain programs that replay inputs in a normal build; `make
+// fuzz` builds them with -DFUZZING and libFuzzer into .build-fuzz and runs each on a copy of its
+// corpus in Tests/Fuzz/corpus.
+package.targets += [
+    .systemLibrary(name: "CFuzzerDriver", path: "Sources/Fuzz/CFuzzerDriver"),
+    .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Sources/Fuzz/FuzzSupport"),
+    .executableTarget(name: "fuzz-vcard", dependencies: ["FuzzSupport", "Contacts"], path: "Sources/Fuzz/VCard"),
+    .executableTarget(name: "fuzz-bookmarks", dependencies: ["FuzzSupport", "ReadingList"], path: "Sources/Fuzz/Bookmarks"),
+    .executableTarget(name: "fuzz-localsend", dependencies: ["FuzzSupport", "Nearby"], path: "Sources/Fuzz/LocalSend"),
+    .executableTarget(name: "fuzz-arguments", dependencies: ["FuzzSupport", "ShareCommand"], path: "Sources/Fuzz/Arguments"),
+    .executableTarget(name: "fuzz-mime-headers", dependencies: ["FuzzSupport", "Mail"], path: "Sources/Fuzz/MIMEHeaders"),
+]

@@ -274,20 +274,13 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
 
     private func prepareUpload(_ request: SoupRequest) {
         guard admitPrepareUpload(request) else { return }
-        guard var body = try? JSONDecoder().decode(PrepareUploadRequest.self, from: request.body) else {
-            return refuse(request, 400, "the offer is not valid JSON for LocalSend")
+        let body: PrepareUploadRequest
+        switch OfferReading.read(request.body, ourFingerprint: identity.fingerprint) {
+        case .refused(let status, let reason): return refuse(request, status, reason)
+        case .empty: return request.respond(204)
+        case .offer(let offer): body = offer
         }
-        if body.info.fingerprint == identity.fingerprint { return refuse(request, 412, "it carries our own fingerprint") }
-        body.info.alias = Self.printable(body.info.alias, limit: 64)
-        body.info.deviceModel = body.info.deviceModel.map { Self.printable($0, limit: 64) }
-        if body.files.isEmpty { return request.respond(204) }
-        var files: [String: FileOffer] = [:]
-        for (id, var offer) in body.files {
-            guard offer.size >= 0, !id.isEmpty else { return refuse(request, 400, "a file has no id or a negative size") }
-            offer.fileName = Self.safeName(offer.fileName)
-            offer.preview = offer.preview.map { Self.printable($0, keepingLines: true) }
-            files[id] = offer
-        }
+        let files = body.files
         let host = request.remoteHost
         let offered = files
         let sender = body.info

@@ -185,6 +185,32 @@ struct FormatTests {
         #expect(contents.refused.map(\.address) == ["ftp://x.example/"])
     }
 
+    /// Found by `fuzz-bookmarks` (Tests/Fuzz/corpus/bookmarks/unterminated-quote.html): the
+    /// scanner stepped past the end over the missing closing quote, and reading the link text
+    /// from there trapped ("Range requires lowerBound <= upperBound").
+    @Test("a file that ends inside a quoted attribute is read up to its end")
+    func endsInsideQuotedAttribute() throws {
+        for quote in ["\"", "'"] {
+            let html = "<!DOCTYPE NETSCAPE-Bookmark-file-1><DT><A HREF=\(quote)https://example.com/"
+            let entries = try NetscapeBookmarks.parse(html, name: "cut.html")
+            #expect(entries == [NetscapeBookmarks.Entry(href: "https://example.com/", title: nil, description: nil)])
+        }
+    }
+
+    /// Found by `fuzz-bookmarks` (Tests/Fuzz/corpus/bookmarks/huge-add-date.html): a date past
+    /// `Int.max` seconds was taken, and exporting (or storing) it trapped converting it to an `Int`.
+    @Test("an ADD_DATE too far in the future (or infinite) is no date; the link is still read and exported")
+    func hugeAddDate() throws {
+        for date in ["1e300", "inf", "99999999999999999999999"] {
+            let html = "<!DOCTYPE NETSCAPE-Bookmark-file-1><DT><A HREF=\"https://example.com/\" ADD_DATE=\"\(date)\">x</A>"
+            let contents = try ReadingListFile.read(Data(html.utf8), name: "far.html", format: .html)
+            #expect(contents.items.map(\.url.absoluteString) == ["https://example.com/"])
+            #expect(try NetscapeBookmarks.parse(html, name: "far.html").first?.dateAdded == nil)
+            #expect(NetscapeBookmarks.export(contents.items).contains("https://example.com/"))
+        }
+        #expect(NetscapeBookmarks.date(fromAddDate: "1700000000123456") == Date(timeIntervalSince1970: 1_700_000_000.123456))
+    }
+
     @Test("entities decode, and text escapes for HTML")
     func escaping() {
         #expect(NetscapeBookmarks.escapeText("a & b < c > d \"e\"") == "a &amp; b &lt; c &gt; d \"e\"")

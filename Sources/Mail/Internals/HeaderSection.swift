@@ -86,9 +86,38 @@ enum HeaderDecoding {
     }()
 
     /// The RFC 2047 encoded words of `value`, decoded.
+    ///
+    /// Each word is decoded on its own, as RFC 2047 §6.2 asks (the space between two encoded
+    /// words is dropped, other spaces kept): GMime 3.2 joins adjacent base64 words of one charset
+    /// before decoding them, so a word that ends in padding cuts off every word after it, and
+    /// its own encoder writes such words for long subjects (found by `fuzz-mime-headers`).
     static func decodedText(_ value: String) -> String {
+        var result = ""
+        var space = ""
+        var afterEncodedWord = false
+        var rest = Substring(value)
+        while !rest.isEmpty {
+            let blank = rest.prefix { $0 == " " || $0 == "\t" }
+            if !blank.isEmpty {
+                space = String(blank)
+                rest = rest.dropFirst(blank.count)
+                continue
+            }
+            let word = rest.prefix { $0 != " " && $0 != "\t" }
+            rest = rest.dropFirst(word.count)
+            let isEncoded = word.hasPrefix("=?") && word.hasSuffix("?=") && word.count > 4
+            if !(isEncoded && afterEncodedWord) { result += space }
+            result += decodedWord(String(word))
+            space = ""
+            afterEncodedWord = isEncoded
+        }
+        return result + space
+    }
+
+    /// One word of a header value, decoded by GMime.
+    private static func decodedWord(_ word: String) -> String {
         precondition(initialized)
-        guard let decoded = g_mime_utils_header_decode_text(nil, value) else { return value }
+        guard let decoded = g_mime_utils_header_decode_text(nil, word) else { return word }
         defer { g_free(decoded) }
         return String(cString: decoded)
     }
@@ -109,7 +138,9 @@ enum HeaderDecoding {
             let instance = UnsafeMutablePointer<GTypeInstance>(OpaquePointer(address))
             if g_type_check_instance_is_a(instance, internet_address_mailbox_get_type()) != 0 {
                 let mailbox = UnsafeMutablePointer<InternetAddressMailbox>(OpaquePointer(address))
-                if let addr = internet_address_mailbox_get_addr(mailbox) { result.append(String(cString: addr)) }
+                // The ASCII form, as written and as SMTP needs it: GMime's `addr` decodes an IDN
+                // domain (xn--bcher-kva.example becomes bücher.example).
+                if let addr = internet_address_mailbox_get_idn_addr(mailbox) { result.append(String(cString: addr)) }
             } else if g_type_check_instance_is_a(instance, internet_address_group_get_type()) != 0 {
                 let group = UnsafeMutablePointer<InternetAddressGroup>(OpaquePointer(address))
                 if let members = internet_address_group_get_members(group) { result += addresses(of: members) }

@@ -82,14 +82,18 @@ public enum NetscapeBookmarks {
         return entries
     }
 
-    /// `ADD_DATE` in seconds since 1970; some exporters write milliseconds or microseconds.
+    /// `ADD_DATE` in seconds since 1970; some exporters write milliseconds or microseconds. Nil
+    /// past `Date.distantFuture`: the store and the export keep whole seconds in an `Int`.
     static func date(fromAddDate text: String) -> Date? {
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value > 0 else { return nil }
+        let seconds: Double
         switch value {
-        case 1e14...: return Date(timeIntervalSince1970: value / 1e6)
-        case 1e11...: return Date(timeIntervalSince1970: value / 1e3)
-        default: return Date(timeIntervalSince1970: value)
+        case 1e14...: seconds = value / 1e6
+        case 1e11...: seconds = value / 1e3
+        default: seconds = value
         }
+        guard seconds <= Date.distantFuture.timeIntervalSince1970 else { return nil }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     /// Text for inside an element: `&`, `<` and `>` escaped.
@@ -273,7 +277,8 @@ private struct TagScanner {
                         value.unicodeScalars.append(scalars[position])
                         position += 1
                     }
-                    position += 1
+                    // The closing quote, when the file has one (it may end inside the value).
+                    if position < scalars.count { position += 1 }
                 } else {
                     while position < scalars.count, !scalars[position].properties.isWhitespace, scalars[position] != ">"
                     {
