@@ -45,6 +45,9 @@ let package = Package(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        // The one libcurl client (Mail's SMTP, AirDrop's LocalSend requests, the posting services):
+        // request building, streamed bodies, MIME forms, progress, cancellation, CURLcode errors.
+        .target(name: "CurlClient", dependencies: ["CCurl", "CCurlShims"]),
         .systemLibrary(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]),
@@ -132,7 +135,7 @@ let package = Package(
         .target(
             name: "Mail",
             dependencies: [
-                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CGMime", "CCurl", "CCurlShims", "CGIO", "CSecret",
+                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CGMime", "CCurl", "CurlClient", "CGIO", "CSecret",
             ]),
         // Print: Cairo + Pango render to PDF, CUPS prints, Save as PDF without a printer.
         .target(
@@ -145,7 +148,7 @@ let package = Package(
         .target(
             name: "Nearby",
             dependencies: [
-                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CCurl", "CCurlShims", "COpenSSL", "CSoup",
+                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CCurl", "CurlClient", "COpenSSL", "CSoup",
                 "CSoupShims", "CGIO",
             ]),
         // Copy: the general pasteboard on the Wayland or X11 clipboard, or a file without a display.
@@ -162,7 +165,7 @@ let package = Package(
         // Secret Service (libsecret) with a 0600 file fallback; web share pages through OpenIn.
         .target(
             name: "Social",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "OpenIn", "CSecret", "CGIO"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "OpenIn", "CSecret", "CGIO", "CCurl", "CurlClient"]),
         // Assign to Contact: a vdir folder of vCards (khard/vdirsyncer), photos scaled with gdk-pixbuf.
         .target(name: "Contacts", dependencies: ["ShareSheet", "ShareSheetSystem", "CGdkPixbuf"]),
         .executableTarget(name: "share", dependencies: ["ShareCommand", "MainLoop"]),
