@@ -83,6 +83,8 @@ let package = Package(
 
         // GLib's GError as one Swift error (call, domain, code, message), for every GLib user.
         .target(name: "GLibErrors", dependencies: ["CGIO"]),
+        // The Secret Service (libsecret) under one set of rules, for the SMTP password and posting tokens.
+        .target(name: "Secrets", dependencies: ["CSecret", "CGIO", "GLibErrors"]),
 
         // Uniform type identifiers backed by shared-mime-info through GIO.
         .target(name: "UniformTypes", dependencies: ["CGIO"]),
@@ -141,7 +143,7 @@ let package = Package(
         .target(
             name: "Mail",
             dependencies: [
-                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CGMime", "CCurl", "CurlClient", "CGIO", "CSecret", "GLibErrors",
+                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CGMime", "CCurl", "CurlClient", "CGIO", "GLibErrors", "Secrets",
             ]),
         // Print: Cairo + Pango render to PDF, CUPS prints, Save as PDF without a printer.
         .target(
@@ -171,7 +173,7 @@ let package = Package(
         // Secret Service (libsecret) with a 0600 file fallback; web share pages through OpenIn.
         .target(
             name: "Social",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "OpenIn", "CSecret", "CGIO", "CCurl", "CurlClient"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "OpenIn", "Secrets", "CGIO", "CCurl", "CurlClient"]),
         // Assign to Contact: a vdir folder of vCards (khard/vdirsyncer), photos scaled with gdk-pixbuf.
         .target(name: "Contacts", dependencies: ["ShareSheet", "ShareSheetSystem", "CGdkPixbuf"]),
         .executableTarget(name: "share", dependencies: ["ShareCommand", "MainLoop"]),
