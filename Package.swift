@@ -232,6 +232,7 @@ let package = Package(
             ]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
         .testTarget(name: "GLibErrorsTests", dependencies: ["GLibErrors", "CGIO"]),
+        .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "CCurl"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins"]),
         .testTarget(name: "SharingTests", dependencies: ["Sharing", "ShareSheet", "ShareSheetTesting", "UniformTypes"]),
