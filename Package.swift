@@ -45,6 +45,9 @@ let package = Package(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        // The one libcurl client (Mail's SMTP, AirDrop's LocalSend requests, the posting services):
+        // request building, streamed bodies, MIME forms, progress, cancellation, CURLcode errors.
+        .target(name: "CurlClient", dependencies: ["CCurl", "CCurlShims"]),
         .systemLibrary(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]),
@@ -80,6 +83,11 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
 
+        // GLib's GError as one Swift error (call, domain, code, message), for every GLib user.
+        .target(name: "GLibErrors", dependencies: ["CGIO"]),
+        // The Secret Service (libsecret) under one set of rules, for the SMTP password and posting tokens.
+        .target(name: "Secrets", dependencies: ["CSecret", "CGIO", "GLibErrors"]),
+
         // Uniform type identifiers backed by shared-mime-info through GIO.
         .target(name: "UniformTypes", dependencies: ["CGIO"]),
 
@@ -88,7 +96,7 @@ let package = Package(
 
         // What every backend needs from the desktop: XDG folders, the configuration file,
         // atomic writes.
-        .target(name: "ShareSheetSystem", dependencies: ["ShareSheet", "CGIO"]),
+        .target(name: "ShareSheetSystem", dependencies: ["ShareSheet", "CGIO", "GLibErrors"]),
 
         // The UI-prefixed names, so UIKit share code ports by changing one import.
         // Its UIActivityViewController initializer offers every built-in, as on iOS.
@@ -108,11 +116,13 @@ let package = Package(
         // The share service on the session bus (SPEC §8): GDBus, requests, descriptors.
         .target(
             name: "ShareService",
-            dependencies: ["ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop", "ShareServiceProtocol", "GVariants"]),
+            dependencies: [
+                "ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop", "ShareServiceProtocol", "GVariants", "GLibErrors",
+            ]),
         // The names, paths and interface texts the service and its front share: pure Swift.
         .target(name: "ShareServiceProtocol"),
         // What D-Bus activation starts: GIO only, answers at once, hands over to `share --service`.
-        .executableTarget(name: "sharesheet-service", dependencies: ["CGIO", "ShareServiceProtocol"]),
+        .executableTarget(name: "sharesheet-service", dependencies: ["CGIO", "ShareServiceProtocol", "GLibErrors"]),
 
         // The interactive terminal sheet.
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),
@@ -121,7 +131,8 @@ let package = Package(
         .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet", "OpenIn", "ReadingList", "PhotoLibrary", "Mail", "Nearby", "Contacts", "Pasteboard", "Printing", "Social", "ShareTargets"]),
         // Share targets (SPEC §9): applications join the sheet with a desktop entry; reached over
         // D-Bus (org.sharesheet.Target1) or by launching their Exec= line.
-        .target(name: "ShareTargets", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants"]),
+        .target(
+            name: "ShareTargets", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants", "GLibErrors"]),
 
         // The share layer every front end calls: item resolution, activity names, presets, results.
         .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetSystem", "ShareSheetBuiltins", "UniformTypes"]),
@@ -129,31 +140,31 @@ let package = Package(
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets", "CEdit"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets", "CEdit", "GLibErrors"]),
         // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
         .target(
             name: "Mail",
             dependencies: [
-                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CGMime", "CCurl", "CCurlShims", "CGIO", "CSecret",
+                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CGMime", "CCurl", "CurlClient", "CGIO", "GLibErrors", "Secrets",
             ]),
         // Print: Cairo + Pango render to PDF, CUPS prints, Save as PDF without a printer.
         .target(
             name: "Printing",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CCairo", "CPango", "CCups", "CGdkPixbuf"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CCairo", "CPango", "CCups", "CGdkPixbuf", "GLibErrors"]),
         // Open In and URL routing through the desktop's own applications (GIO app info).
-        .target(name: "OpenIn", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO"]),
+        .target(name: "OpenIn", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GLibErrors"]),
         // AirDrop over LocalSend v2.1: multicast discovery, HTTPS sender (libcurl, certificate pinned
         // by fingerprint through OpenSSL), receiver (libsoup).
         .target(
             name: "Nearby",
             dependencies: [
-                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CCurl", "CCurlShims", "COpenSSL", "CSoup",
-                "CSoupShims", "CGIO",
+                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CCurl", "CurlClient", "COpenSSL", "CSoup",
+                "CSoupShims", "CGIO", "GLibErrors",
             ]),
         // Copy: the general pasteboard on the Wayland or X11 clipboard, or a file without a display.
         .target(
             name: "Pasteboard",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGdkPixbuf", "CGlibcShims"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGdkPixbuf", "CGlibcShims", "GLibErrors"]),
         // The X11 clipboard owner Copy starts: serves every representation of the copied item.
         .executableTarget(name: "sharesheet-clipboard-owner", dependencies: ["CX11"]),
         // Save to Photos: XDG Pictures and Videos, streamed byte-for-byte copies, unique names.
@@ -164,7 +175,7 @@ let package = Package(
         // Secret Service (libsecret) with a 0600 file fallback; web share pages through OpenIn.
         .target(
             name: "Social",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "OpenIn", "CSecret", "CGIO"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "OpenIn", "Secrets", "CGIO", "CCurl", "CurlClient"]),
         // Assign to Contact: a vdir folder of vCards (khard/vdirsyncer), photos scaled with gdk-pixbuf.
         .target(name: "Contacts", dependencies: ["ShareSheet", "ShareSheetSystem", "CGdkPixbuf"]),
         .executableTarget(name: "share", dependencies: ["ShareCommand", "MainLoop"]),
@@ -222,6 +233,8 @@ let package = Package(
                 "LocalTestSupport", "share", "sharesheet-service",
             ]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
+        .testTarget(name: "GLibErrorsTests", dependencies: ["GLibErrors", "CGIO"]),
+        .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "CCurl"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins"]),
         .testTarget(name: "SharingTests", dependencies: ["Sharing", "ShareSheet", "ShareSheetTesting", "UniformTypes"]),

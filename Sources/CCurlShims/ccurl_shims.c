@@ -31,3 +31,19 @@ CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
 CURLcode ccurl_setopt_xferinfo_function(CURL *handle, ccurl_xferinfo_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
+
+CURLcode ccurl_setopt_write_function(CURL *handle, ccurl_data_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
+}
+
+CURLcode ccurl_setopt_header_function(CURL *handle, ccurl_data_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
+}
+
+CURLcode ccurl_setopt_ssl_context_function(CURL *handle, ccurl_ssl_context_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, callback);
+}
+
+CURLcode ccurl_setopt_mime(CURL *handle, curl_mime *mime) {
+    return curl_easy_setopt(handle, CURLOPT_MIMEPOST, mime);
+}

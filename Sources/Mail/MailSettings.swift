@@ -1,4 +1,5 @@
 import Foundation
+import Secrets
 import ShareSheet
 import ShareSheetSystem
 
@@ -114,8 +115,8 @@ public struct MailSettings: Sendable {
             }
         }
         if user != nil {
-            password = environment["SHARESHEET_SMTP_PASSWORD"]
-                ?? SecretStore.password(server: smtp?.host ?? "", user: user!, environment: environment)
+            password = try environment["SHARESHEET_SMTP_PASSWORD"]
+                ?? SMTPPassword.lookup(server: smtp?.host ?? "", user: user!, environment: environment)
         }
     }
 
@@ -150,20 +151,25 @@ public struct MailSettings: Sendable {
     }
 }
 
-/// Looks the SMTP password up in the Secret Service (GNOME Keyring, KWallet) with libsecret.
+/// The SMTP password from the Secret Service (GNOME Keyring, KWallet), kept by the shared
+/// `SecretStore` under its rules.
 ///
 /// The item has the attributes `application=org.sharesheet`, `service=smtp`, `server=HOST` and
 /// `user=NAME`; any schema matches, so `secret-tool store --label='ShareSheet SMTP'
 /// application org.sharesheet service smtp server HOST user NAME` stores one.
-enum SecretStore {
-    /// The password stored for `user` on `server`, or nil: also when no session bus is there
-    /// (libsecret is then not asked at all, so nothing waits on D-Bus activation).
-    static func password(server: String, user: String, environment: [String: String]) -> String? {
-        let hasBus = !(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty
-            || environment["XDG_RUNTIME_DIR"].map { FileManager.default.fileExists(atPath: $0 + "/bus") } == true
-        guard hasBus else { return nil }
-        return SecretLookup.password(attributes: [
-            "application": "org.sharesheet", "service": "smtp", "server": server, "user": user,
-        ])
+enum SMTPPassword {
+    /// The password stored for `user` on `server`, or nil when none is stored, when there is no
+    /// session bus (libsecret is then not asked at all, so nothing waits on D-Bus activation) or
+    /// when no Secret Service answers on it.
+    /// - Throws: `ShareError(.ioError)` when a Secret Service answers but fails (a keyring left
+    ///   locked): sending without the password would only be refused.
+    static func lookup(server: String, user: String, environment: [String: String]) throws -> String? {
+        guard SecretStore.busIsPresent(environment: environment) else { return nil }
+        do {
+            return try SecretStore.lookup(attributes: ["service": "smtp", "server": server, "user": user])
+        } catch {
+            if error.unreachable { return nil }
+            throw ShareError(.ioError, "Mail: the Secret Service failed to give the password of \(user) on \(server): \(error.message)")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import CGIO
 import GVariants
 import Foundation
+import GLibErrors
 import ShareServiceProtocol
 import ShareSheet
 import Sharing
@@ -112,9 +113,9 @@ struct ServiceCall {
         }
         var error: UnsafeMutablePointer<GError>?
         let descriptor = g_unix_fd_list_get(fileDescriptors, index, &error)
-        if let error {
-            defer { g_error_free(error) }
-            throw Problem(message: "\(label): the descriptor cannot be used: \(String(cString: error.pointee.message))")
+        if error != nil {
+            let failure = GLibError(taking: &error, call: "g_unix_fd_list_get")
+            throw Problem(message: "\(label): the descriptor cannot be used: \(failure.message)")
         }
         descriptors.append(descriptor)
         var status = stat()

@@ -1,6 +1,7 @@
 import CGIO
 import GVariants
 import Foundation
+import GLibErrors
 import ShareServiceProtocol
 import ShareSheet
 import Sharing
@@ -54,9 +55,8 @@ public final class ShareServer {
     public func run() async -> Int32 {
         var error: UnsafeMutablePointer<GError>?
         node = g_dbus_node_info_new_for_xml(InterfaceXML.text, &error)
-        if let error {
-            warn("the interface description does not parse: \(String(cString: error.pointee.message))")
-            g_error_free(error)
+        if error != nil {
+            warn("the interface description does not parse: \(GLibError(taking: &error, call: "g_dbus_node_info_new_for_xml").message)")
             return 70
         }
         let box = Unmanaged.passRetained(ServerBox(self)).toOpaque()
@@ -80,8 +80,7 @@ public final class ShareServer {
         let id = g_dbus_connection_register_object(
             connection, Self.objectPath, interface(ServiceNames.interface), &vtable, box, releaseServerBox, &error)
         if id == 0 {
-            warn("cannot serve \(Self.objectPath): \(Self.describe(error))")
-            if let error { g_error_free(error) }
+            warn("cannot serve \(Self.objectPath): \(GLibError(taking: &error, call: "g_dbus_connection_register_object").message)")
             end(status: 70)
         }
     }
@@ -101,7 +100,7 @@ public final class ShareServer {
         defer { if let error { g_error_free(error) } }
         guard let socket = g_socket_new_from_fd(descriptor, &error) else {
             close(descriptor)
-            return warn("cannot use the front's socket: \(Self.describe(error))")
+            return warn("cannot use the front's socket: \(GLibError(taking: &error, call: "g_socket_new_from_fd").message)")
         }
         let stream = g_socket_connection_factory_create_connection(socket)!
         g_object_unref(socket)
@@ -116,7 +115,7 @@ public final class ShareServer {
                 UnsafeMutableRawPointer(stream).assumingMemoryBound(to: GIOStream.self), nil, flags, nil, nil, &error),
             let workerNode = g_dbus_node_info_new_for_xml(WorkerInterfaceXML.text, &error)
         else {
-            return warn("cannot connect to the front: \(Self.describe(error))")
+            return warn("cannot connect to the front: \(GLibError(taking: &error, call: "g_dbus_connection_new_sync").message)")
         }
         defer { g_dbus_node_info_unref(workerNode) }
         self.front = front
@@ -127,7 +126,7 @@ public final class ShareServer {
             front, Self.objectPath, g_dbus_node_info_lookup_interface(workerNode, WorkerInterfaceXML.interface), &vtable, box,
             releaseServerBox, &error) == 0
         {
-            warn("cannot take the front's calls: \(Self.describe(error))")
+            warn("cannot take the front's calls: \(GLibError(taking: &error, call: "g_dbus_connection_register_object").message)")
         }
         g_dbus_connection_start_message_processing(front)
     }
@@ -283,11 +282,6 @@ public final class ShareServer {
     private func generatedToken() -> String {
         generatedTokens += 1
         return ServiceNames.generatedToken(process: getpid(), number: generatedTokens)
-    }
-
-    /// A GLib error's message, for a warning.
-    private static func describe(_ error: UnsafeMutablePointer<GError>?) -> String {
-        error.map { String(cString: $0.pointee.message) } ?? "unknown error"
     }
 
     private func message(of error: any Error) -> String {

@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import GLibErrors
 import ShareSheet
 
 /// ShareSheet's settings: `$XDG_CONFIG_HOME/sharesheet/config`, in GLib's key-file syntax
@@ -75,7 +76,7 @@ enum KeyFile {
         defer { g_key_file_free(keyFile) }
         var error: UnsafeMutablePointer<GError>?
         guard g_key_file_load_from_file(keyFile, file.path, G_KEY_FILE_NONE, &error) != 0 else {
-            throw ShareError(.badData, "\(file.path): \(GLibError.take(&error))")
+            throw ShareError(.badData, "\(file.path): \(GLibError(taking: &error, call: "g_key_file_load_from_file").message)")
         }
         var result: [String: [String: String]] = [:]
         var groupCount: gsize = 0
@@ -100,14 +101,3 @@ enum KeyFile {
     }
 }
 
-/// Turns a `GError` into its message and frees it.
-enum GLibError {
-    static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String {
-        defer {
-            if error != nil { g_error_free(error) }
-            error = nil
-        }
-        guard let message = error?.pointee.message else { return "unknown error" }
-        return String(cString: message)
-    }
-}

@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import GLibErrors
 import ShareSheet
 
 /// Changes keys of the configuration file the way a person would: every other line, comment
@@ -26,7 +27,7 @@ public enum ConfigurationEditor {
                 keyFile, file.path, GKeyFileFlags(G_KEY_FILE_KEEP_COMMENTS.rawValue | G_KEY_FILE_KEEP_TRANSLATIONS.rawValue),
                 &error) == 0
         {
-            throw ShareError(.badData, "\(file.path): \(GLibError.take(&error))")
+            throw ShareError(.badData, "\(file.path): \(GLibError(taking: &error, call: "g_key_file_load_from_file").message)")
         }
         let changes = try edits { group, key in
             guard let value = g_key_file_get_string(keyFile, group, key, nil) else { return nil }

@@ -1,4 +1,5 @@
 import CGIO
+import GLibErrors
 import ShareServiceProtocol
 
 // GLib's callbacks into the front. The user data is the front itself, which lives until the
@@ -27,8 +28,7 @@ let frontNameLost: GBusNameLostCallback = { _, _, data in front(data).nameLost()
 let workerConnectionMade: GAsyncReadyCallback = { _, result, data in
     var error: UnsafeMutablePointer<GError>?
     let connection = g_dbus_connection_new_finish(result, &error)
-    let message = error.map { String(cString: $0.pointee.message) }
-    if let error { g_error_free(error) }
+    let message = error.map { GLibError(taking: $0, call: "g_dbus_connection_new_finish").message }
     front(data).workerConnected(connection, error: message)
 }
 
@@ -36,7 +36,8 @@ let callPassedOn: GAsyncReadyCallback = { source, result, data in
     let passed = Unmanaged<PassedCall>.fromOpaque(data!).takeRetainedValue()
     var error: UnsafeMutablePointer<GError>?
     let reply = g_dbus_connection_call_with_unix_fd_list_finish(OpaquePointer(source), nil, result, &error)
-    passed.front.passedOn(passed, reply: reply, error: error)
+    passed.front.passedOn(
+        passed, reply: reply, error: error.map { GLibError(taking: $0, call: "g_dbus_connection_call_with_unix_fd_list_finish") })
 }
 
 let takeOverDeadline: GSourceFunc = { data in

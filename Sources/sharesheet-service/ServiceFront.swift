@@ -1,4 +1,5 @@
 import CGIO
+import GLibErrors
 import Glibc
 import ShareServiceProtocol
 
@@ -59,11 +60,11 @@ final class ServiceFront {
     static func run() -> Int32 {
         var error: UnsafeMutablePointer<GError>?
         guard let node = g_dbus_node_info_new_for_xml(InterfaceXML.text, &error) else {
-            warn("the interface description does not parse: \(message(of: error))")
+            warn("the interface description does not parse: \(GLibError(taking: &error, call: "g_dbus_node_info_new_for_xml").message)")
             return 70
         }
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            warn("no session bus to serve on (DBUS_SESSION_BUS_ADDRESS): \(message(of: error))")
+            warn("no session bus to serve on (DBUS_SESSION_BUS_ADDRESS): \(GLibError(taking: &error, call: "g_bus_get_sync").message)")
             return 69
         }
         let front = ServiceFront(bus: bus, node: node)
@@ -102,7 +103,7 @@ final class ServiceFront {
         var error: UnsafeMutablePointer<GError>?
         guard let socket = g_socket_new_from_fd(ends[0], &error) else {
             close(ends[0])
-            workerFailure = "cannot use the socket to \(program): \(Self.message(of: error))"
+            workerFailure = "cannot use the socket to \(program): \(GLibError(taking: &error, call: "g_socket_new_from_fd").message)"
             return
         }
         let connection = g_socket_connection_factory_create_connection(socket)!
@@ -147,7 +148,9 @@ final class ServiceFront {
         let id = g_dbus_connection_register_object(
             bus, ServiceNames.objectPath, g_dbus_node_info_lookup_interface(node, ServiceNames.interface), &vtable, data, nil,
             &error)
-        if id == 0 { Self.warn("cannot serve \(ServiceNames.objectPath): \(Self.message(of: error))") }
+        if id == 0 {
+            Self.warn("cannot serve \(ServiceNames.objectPath): \(GLibError(taking: &error, call: "g_dbus_connection_register_object").message)")
+        }
         return id != 0
     }
 
@@ -277,7 +280,7 @@ final class ServiceFront {
 
     /// The service's reply to a call passed on: relayed for `ListActivities`; for `Share`, an
     /// error means the service did not take the request, so the caller hears it from here.
-    func passedOn(_ passed: PassedCall, reply: OpaquePointer?, error: UnsafeMutablePointer<GError>?) {
+    func passedOn(_ passed: PassedCall, reply: OpaquePointer?, error: GLibError?) {
         inFlight -= 1
         switch passed.call {
         case .list(let invocation, _, _):
@@ -287,11 +290,10 @@ final class ServiceFront {
                 relay(error, to: invocation)
             }
         case .share(let sender, let path, _, _):
-            if reply == nil { respondFailed(sender: sender, path: path, Self.message(of: error, stripped: true)) }
+            if reply == nil { respondFailed(sender: sender, path: path, error?.message ?? "unknown error") }
         case .close: break
         }
         if let reply { g_variant_unref(reply) }
-        if let error { g_error_free(error) }
         endWhenDone()
     }
 
@@ -322,13 +324,9 @@ final class ServiceFront {
     }
 
     /// The service's D-Bus error, under its own name, to the caller.
-    private func relay(_ error: UnsafeMutablePointer<GError>?, to invocation: OpaquePointer) {
-        var name = "org.freedesktop.DBus.Error.Failed"
-        if let error, let remote = g_dbus_error_get_remote_error(error) {
-            name = String(cString: remote)
-            g_free(remote)
-        }
-        g_dbus_method_invocation_return_dbus_error(invocation, name, Self.message(of: error, stripped: true))
+    private func relay(_ error: GLibError?, to invocation: OpaquePointer) {
+        g_dbus_method_invocation_return_dbus_error(
+            invocation, error?.remoteName ?? "org.freedesktop.DBus.Error.Failed", error?.message ?? "unknown error")
     }
 
     // MARK: The end
@@ -369,9 +367,8 @@ final class ServiceFront {
             bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReleaseName",
             Variant.tuple([Variant.string(ServiceNames.busName)]), nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
         if let reply { g_variant_unref(reply) }
-        if let error {
-            Self.warn("cannot give the name back: \(Self.message(of: error))")
-            g_error_free(error)
+        if error != nil {
+            Self.warn("cannot give the name back: \(GLibError(taking: &error, call: "g_dbus_connection_call_sync").message)")
         }
     }
 
@@ -381,12 +378,6 @@ final class ServiceFront {
         say("sharesheet-service: \(message)\n", to: STDERR_FILENO)
     }
 
-    /// A GError's message; `stripped` drops the remote error's name prefix.
-    static func message(of error: UnsafeMutablePointer<GError>?, stripped: Bool = false) -> String {
-        guard let error else { return "unknown error" }
-        if stripped { g_dbus_error_strip_remote_error(error) }
-        return String(cString: error.pointee.message)
-    }
 }
 
 /// Writes `text` to a descriptor whole (stdio's streams are shared mutable state to Swift 6).

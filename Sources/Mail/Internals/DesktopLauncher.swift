@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import GLibErrors
 import ShareSheet
 
 /// Hands a URL (`mailto:`, `sms:`) to the application the desktop registered for its scheme
@@ -25,8 +26,7 @@ enum DesktopLauncher {
     static func open(_ url: String, what: String) throws {
         var error: UnsafeMutablePointer<GError>?
         guard g_app_info_launch_default_for_uri(url, nil, &error) != 0 else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if error != nil { g_error_free(error) }
+            let reason = GLibError(taking: &error, call: "g_app_info_launch_default_for_uri").message
             throw ShareError(.unavailable, "\(what): no application takes \(url.prefix(while: { $0 != ":" })): links (\(reason))")
         }
     }

@@ -1,5 +1,5 @@
 import CCurl
-import CCurlShims
+import CurlClient
 import Foundation
 import ShareSheet
 
@@ -57,13 +57,11 @@ struct SMTPEndpoint: Sendable {
     }
 }
 
-/// Sends one message file over SMTP with libcurl, streaming it through a read callback.
+/// Sends one message file over SMTP through the shared libcurl client, streaming it.
 ///
 /// The file's header section is sent without its Bcc lines (as `sendmail -t` does); the rest
-/// is read from the file in 64 KB pieces while libcurl asks for them.
+/// is read from the file while libcurl asks for it.
 enum SMTPTransfer {
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-
     /// Sends the message at `file` from `sender` to `recipients`.
     /// - Parameters:
     ///   - headerLength: how many bytes the header section takes (through its blank line).
@@ -74,86 +72,44 @@ enum SMTPTransfer {
         file descriptor: Int32, headerLength: Int, filteredHeader: Data, sender: String, recipients: [String],
         endpoint: SMTPEndpoint, progress: Progress?, isCancelled: @escaping @Sendable () -> Bool
     ) throws(SMTPFailure) {
-        guard globalInit == CURLE_OK, let handle = curl_easy_init() else {
-            throw SMTPFailure(code: Int(CURLE_FAILED_INIT.rawValue), replyCode: 0, detail: "libcurl did not start")
-        }
-        defer { curl_easy_cleanup(handle) }
-        var recipientList: UnsafeMutablePointer<curl_slist>? = nil
-        for recipient in recipients { recipientList = curl_slist_append(recipientList, "<\(recipient)>") }
-        defer { curl_slist_free_all(recipientList) }
-        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        defer { errorBuffer.deallocate() }
-
         let reader = MessageReader(
             descriptor: descriptor, header: filteredHeader, bodyOffset: headerLength, progress: progress,
             isCancelled: isCancelled)
-        let context = Unmanaged.passRetained(reader)
-        defer { context.release() }
-
-        var setup = CURLE_OK
-        func option(_ result: CURLcode) { if setup == CURLE_OK { setup = result } }
-        option(ccurl_setopt_string(handle, CURLOPT_URL, endpoint.url))
-        option(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
-        option(ccurl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(sender)>"))
-        option(ccurl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipientList))
-        option(ccurl_setopt_long(handle, CURLOPT_UPLOAD, 1))
+        var transfer = CurlTransfer(
+            url: endpoint.url, body: .stream(reader, size: nil), connectTimeout: endpoint.connectTimeout,
+            // A server that stops answering for a minute counts as gone.
+            stallTimeout: 60)
+        transfer.uploads = true
         // The file keeps Unix line ends (as Maildir does); SMTP wants CRLF.
-        option(ccurl_setopt_long(handle, CURLOPT_CRLF, 1))
-        option(ccurl_setopt_read_function(handle, readMessage))
-        option(ccurl_setopt_pointer(handle, CURLOPT_READDATA, context.toOpaque()))
-        // Polled about once a second even while the server is silent, so a cancel is prompt.
-        option(ccurl_setopt_xferinfo_function(handle, checkCancelled))
-        option(ccurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context.toOpaque()))
-        option(ccurl_setopt_long(handle, CURLOPT_NOPROGRESS, 0))
-        option(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
-        option(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, endpoint.connectTimeout))
-        // A server that stops answering for a minute counts as gone.
-        option(ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
-        option(ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, 60))
-        let tls: curl_usessl
+        transfer.convertsLineEnds = true
+        transfer.mailFrom = "<\(sender)>"
+        transfer.mailRecipients = recipients.map { "<\($0)>" }
         switch endpoint.requireTLS {
-        case .required: tls = CURLUSESSL_ALL
-        case .opportunistic: tls = CURLUSESSL_TRY
-        case .off: tls = CURLUSESSL_NONE
+        case .required: transfer.useSSL = CURLUSESSL_ALL
+        case .opportunistic: transfer.useSSL = CURLUSESSL_TRY
+        case .off: transfer.useSSL = CURLUSESSL_NONE
         }
-        option(ccurl_setopt_long(handle, CURLOPT_USE_SSL, Int(tls.rawValue)))
-        if let caFile = endpoint.caFile { option(ccurl_setopt_string(handle, CURLOPT_CAINFO, caFile)) }
+        transfer.caFile = endpoint.caFile
         if let user = endpoint.user {
-            option(ccurl_setopt_string(handle, CURLOPT_USERNAME, user))
-            option(ccurl_setopt_string(handle, CURLOPT_PASSWORD, endpoint.password ?? ""))
+            transfer.user = user
+            transfer.password = endpoint.password ?? ""
         }
-        guard setup == CURLE_OK else {
-            throw SMTPFailure(code: Int(setup.rawValue), replyCode: 0, detail: "cannot set up the transfer")
+        // Polled about once a second even while the server is silent, so a cancel is prompt.
+        transfer.onProgress = { _ in !isCancelled() }
+        do {
+            _ = try CurlClient.perform(transfer)
+        } catch {
+            if let readFailure = error.readFailure {
+                throw SMTPFailure(
+                    code: Int(CURLE_READ_ERROR.rawValue), replyCode: 0, detail: "cannot read the message: \(readFailure)")
+            }
+            throw SMTPFailure(code: error.number, replyCode: error.responseCode, detail: error.detail)
         }
-
-        let result = curl_easy_perform(handle)
-        if let readError = reader.readError {
-            throw SMTPFailure(code: Int(CURLE_READ_ERROR.rawValue), replyCode: 0, detail: "cannot read the message: \(readError)")
-        }
-        guard result == CURLE_OK else {
-            var reply = 0
-            _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &reply)
-            throw SMTPFailure(code: Int(result.rawValue), replyCode: reply, detail: String(cString: errorBuffer))
-        }
-    }
-
-    /// libcurl's progress callback: stops the transfer once it is cancelled.
-    private static let checkCancelled: ccurl_xferinfo_callback = { context, _, _, _, _ in
-        guard let context else { return 1 }
-        return Unmanaged<MessageReader>.fromOpaque(context).takeUnretainedValue().cancelled ? 1 : 0
-    }
-
-    /// libcurl's read callback: fills `buffer` from the reader passed as `context`.
-    private static let readMessage: ccurl_read_callback = { buffer, size, count, context in
-        guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
-        let reader = Unmanaged<MessageReader>.fromOpaque(context).takeUnretainedValue()
-        return reader.read(into: buffer, capacity: size * count)
     }
 }
 
 /// Serves the filtered header, then the file from the end of its header, to libcurl.
-private final class MessageReader: @unchecked Sendable {
+private final class MessageReader: CurlBodySource, @unchecked Sendable {
     // Only libcurl's thread (the one running curl_easy_perform) touches these.
     private let descriptor: Int32
     private let header: Data
@@ -162,7 +118,6 @@ private final class MessageReader: @unchecked Sendable {
     private let progress: Progress?
     private let isCancelled: @Sendable () -> Bool
     private var sent: Int64 = 0
-    private(set) var readError: String?
 
     init(descriptor: Int32, header: Data, bodyOffset: Int, progress: Progress?, isCancelled: @escaping @Sendable () -> Bool) {
         self.descriptor = descriptor
@@ -172,14 +127,17 @@ private final class MessageReader: @unchecked Sendable {
         self.isCancelled = isCancelled
     }
 
-    var cancelled: Bool { isCancelled() }
+    /// Why reading stopped.
+    struct Stopped: Error, CustomStringConvertible {
+        var description: String
+    }
 
-    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
-        if isCancelled() { return Int(CURL_READFUNC_ABORT) }
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
+        if isCancelled() { throw CancellationError() }
         if headerSent < header.count {
             let count = min(capacity, header.count - headerSent)
             header.withUnsafeBytes { bytes in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + headerSent, byteCount: count)
+                buffer.copyMemory(from: bytes.baseAddress! + headerSent, byteCount: count)
             }
             headerSent += count
             return advance(count)
@@ -188,8 +146,7 @@ private final class MessageReader: @unchecked Sendable {
             let count = pread(descriptor, buffer, capacity, fileOffset)
             if count < 0 {
                 if errno == EINTR { continue }
-                readError = String(cString: strerror(errno))
-                return Int(CURL_READFUNC_ABORT)
+                throw Stopped(description: String(cString: strerror(errno)))
             }
             fileOffset += off_t(count)
             return advance(count)

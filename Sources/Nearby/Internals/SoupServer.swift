@@ -1,6 +1,7 @@
 import CSoup
 import CSoupShims
 import Foundation
+import GLibErrors
 import ShareSheet
 
 /// One request as libsoup hands it to a handler: the only place this module touches
@@ -132,7 +133,9 @@ final class SoupServerLoop: @unchecked Sendable {
             defer { g_main_context_pop_thread_default(context) }
             var error: UnsafeMutablePointer<GError>?
             guard let tls = g_tls_certificate_new_from_files(certificate.path, key.path, &error) else {
-                startError = ShareError(.ioError, "AirDrop: \(certificate.path): \(Self.take(&error))")
+                startError = ShareError(
+                    .ioError,
+                    "AirDrop: \(certificate.path): \(GLibError(taking: &error, call: "g_tls_certificate_new_from_files").message)")
                 box.release()
                 ready.signal()
                 finished.signal()
@@ -152,7 +155,9 @@ final class SoupServerLoop: @unchecked Sendable {
             box.release()
             let options = SoupServerListenOptions(rawValue: SOUP_SERVER_LISTEN_HTTPS.rawValue | SOUP_SERVER_LISTEN_IPV4_ONLY.rawValue)
             if soup_server_listen_all(server, guint(port), options, &error) == 0 {
-                startError = ShareError(.unavailable, "AirDrop: cannot listen on TCP port \(port): \(Self.take(&error))")
+                startError = ShareError(
+                    .unavailable,
+                    "AirDrop: cannot listen on TCP port \(port): \(GLibError(taking: &error, call: "soup_server_listen_all").message)")
             } else if let uris = soup_server_get_uris(server) {
                 if let first = uris.pointee.data {
                     self.port = UInt16(clamping: g_uri_get_port(OpaquePointer(first)))
@@ -226,14 +231,6 @@ final class SoupServerLoop: @unchecked Sendable {
             UnsafeMutableRawPointer(message), "disconnected", unsafeBitCast(end, to: GCallback.self), box.retain().toOpaque(),
             releaseClosureBox)
         box.release()
-    }
-
-    private static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String {
-        defer {
-            if error != nil { g_error_free(error) }
-            error = nil
-        }
-        return error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
     }
 
     private final class ThreadState: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import GLibErrors
 import ShareSheet
 
 /// The one place OpenIn calls GIO's application functions (`g_app_info_*`, `g_content_type_*`,
@@ -72,7 +73,8 @@ enum GIOApplications {
             }
             var error: UnsafeMutablePointer<GError>?
             if g_app_info_launch_uris(info, list, nil, &error) == 0 {
-                throw WorkspaceError(.launchFailed, "\(name): cannot start: \(consume(error) ?? "unknown error")")
+                throw WorkspaceError(
+                    .launchFailed, "\(name): cannot start: \(GLibError(taking: &error, call: "g_app_info_launch_uris").message)")
             }
             return true
         } ?? false
@@ -86,7 +88,8 @@ enum GIOApplications {
             if g_app_info_set_as_default_for_type(info, contentType, &error) == 0 {
                 throw WorkspaceError(
                     .configurationFailed,
-                    "\(name): cannot be made the default for \(contentType): \(consume(error) ?? "unknown error")")
+                    "\(name): cannot be made the default for \(contentType): "
+                        + GLibError(taking: &error, call: "g_app_info_set_as_default_for_type").message)
             }
             return true
         } ?? false
@@ -206,12 +209,6 @@ enum GIOApplications {
             if let data = current.pointee.data { body(OpaquePointer(data)) }
             node = current.pointee.next
         }
-    }
-
-    private static func consume(_ error: UnsafeMutablePointer<GError>?) -> String? {
-        guard let error else { return nil }
-        defer { g_error_free(error) }
-        return error.pointee.message.map { String(cString: $0) }
     }
 
     private static func string(_ pointer: UnsafePointer<gchar>?) -> String {

@@ -1,5 +1,6 @@
 import CGdkPixbuf
 import Foundation
+import GLibErrors
 import ShareSheet
 
 /// Decodes any image gdk-pixbuf reads (JPEG, GIF, WebP, TIFF, BMP…) and encodes it as PNG, the
@@ -20,7 +21,8 @@ enum ImageConverter {
         if wrote != 0, closed == 0 { swap(&error, &closeError) }
         if closeError != nil { g_error_free(closeError) }
         guard wrote != 0, closed != 0, let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else {
-            throw ShareError(.badData, "\(label): cannot decode the image: \(take(&error))")
+            throw ShareError(
+                .badData, "\(label): cannot decode the image: \(GLibError(taking: &error, call: "gdk_pixbuf_loader_write").message)")
         }
         // A photo turned by its EXIF orientation is pasted the way viewers show it.
         let upright = gdk_pixbuf_apply_embedded_orientation(decoded) ?? decoded
@@ -28,18 +30,10 @@ enum ImageConverter {
         var buffer: UnsafeMutablePointer<gchar>?
         var size: gsize = 0
         guard gdk_pixbuf_save_to_bufferv(upright, &buffer, &size, "png", nil, nil, &error) != 0, let buffer else {
-            throw ShareError(.ioError, "\(label): cannot encode PNG: \(take(&error))")
+            throw ShareError(
+                .ioError, "\(label): cannot encode PNG: \(GLibError(taking: &error, call: "gdk_pixbuf_save_to_bufferv").message)")
         }
         defer { g_free(buffer) }
         return Data(bytes: buffer, count: Int(size))
-    }
-
-    private static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String {
-        defer {
-            if error != nil { g_error_free(error) }
-            error = nil
-        }
-        guard let message = error?.pointee.message else { return "unknown error" }
-        return String(cString: message)
     }
 }

@@ -1,6 +1,7 @@
 import CCairo
 import CGdkPixbuf
 import Foundation
+import GLibErrors
 
 /// An image decoded by gdk-pixbuf (any format it has a loader for: PNG, JPEG, GIF, WebP…),
 /// turned upright by its EXIF orientation and copied into a Cairo image surface.
@@ -29,7 +30,7 @@ final class DecodedImage {
     init(path: String) throws {
         var error: UnsafeMutablePointer<GError>?
         guard let loaded = gdk_pixbuf_new_from_file(path, &error) else {
-            throw PrintFailure(call: "gdk_pixbuf_new_from_file", reason: Self.take(&error) ?? "not an image gdk-pixbuf can read")
+            throw PrintFailure(call: "gdk_pixbuf_new_from_file", reason: Self.reason(GLibError(taking: &error, call: "gdk_pixbuf_new_from_file")))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(loaded)) }
         guard let upright = gdk_pixbuf_apply_embedded_orientation(loaded) else {
@@ -95,13 +96,9 @@ final class DecodedImage {
         return surface
     }
 
-    private static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String? {
-        guard let current = error else { return nil }
-        defer {
-            g_error_free(current)
-            error = nil
-        }
-        guard let message = current.pointee.message.map({ String(cString: $0) }) else { return nil }
+    private static func reason(_ error: GLibError) -> String {
+        guard !error.domain.isEmpty else { return "not an image gdk-pixbuf can read" }
+        let message = error.message
         // "Failed to load image “/tmp/…”: Fatal error in PNG image file: Read Error": the
         // path is ours (or the one the caller already names); keep the reason.
         if let quote = message.range(of: "”: ") { return String(message[quote.upperBound...]) }

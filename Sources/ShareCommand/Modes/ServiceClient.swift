@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import GLibErrors
 import ShareSheet
 import ShareSheetSystem
 import ShareSheetTerminal
@@ -395,7 +396,7 @@ enum ServiceClient {
         let flags = GDBusConnectionFlags(
             G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            let failure = BusError(taking: &error, call: "g_dbus_connection_new_for_address_sync")
+            let failure = GLibError(taking: &error, call: "g_dbus_connection_new_for_address_sync")
             throw notRunning("cannot connect to the session bus at \(address): \(failure.message)")
         }
         return connection
@@ -427,7 +428,7 @@ enum ServiceClient {
             var error: UnsafeMutablePointer<GError>?
             // The list keeps a duplicate; an error here (EMFILE) ends the share before the call.
             if g_unix_fd_list_append(fileList, descriptor, &error) < 0 {
-                let failure = BusError(taking: &error, call: "g_unix_fd_list_append")
+                let failure = GLibError(taking: &error, call: "g_unix_fd_list_append")
                 sink.yield(.replied(.failure(ShareError(.ioError, "cannot pass a file to the share service: \(failure.message)"))))
                 return
             }
@@ -464,41 +465,7 @@ enum BusEvent: Sendable {
     case gaveUp
 }
 
-/// A D-Bus or GIO error, with the call that failed and the remote error's name.
-struct BusError: Error, Sendable {
-    /// The C call that failed.
-    var call: String
-    /// The D-Bus error name when the error came from the bus or the service.
-    var name: String?
-    /// GLib's error domain and code.
-    var domain: String
-    var code: Int32
-    /// The message, without GLib's remote-error prefix.
-    var message: String
-
-    /// Reads and frees `error`.
-    init(taking error: inout UnsafeMutablePointer<GError>?, call: String) {
-        self.call = call
-        defer {
-            if error != nil { g_error_free(error) }
-            error = nil
-        }
-        guard let error else {
-            name = nil
-            domain = ""
-            code = 0
-            message = "\(call) failed"
-            return
-        }
-        let remote = g_dbus_error_get_remote_error(error)
-        name = remote.map { String(cString: $0) }
-        g_free(remote)
-        g_dbus_error_strip_remote_error(error)
-        domain = String(cString: g_quark_to_string(error.pointee.domain))
-        code = error.pointee.code
-        message = error.pointee.message.map { String(cString: $0) } ?? "\(call) failed"
-    }
-
+extension GLibError {
     /// What the command says: the bus could not start the service, or the service refused.
     var shareError: ShareError {
         let notThere = [
@@ -508,7 +475,7 @@ struct BusError: Error, Sendable {
             "org.freedesktop.DBus.Error.NoServer", "org.freedesktop.DBus.Error.UnknownObject",
             "org.freedesktop.DBus.Error.UnknownInterface", "org.freedesktop.DBus.Error.UnknownMethod",
         ]
-        guard let name, !notThere.contains(name), !name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") else {
+        guard let name = remoteName, !notThere.contains(name), !name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") else {
             // No name: the connection itself failed (GIO's own error).
             return ServiceClient.notRunning(message)
         }
@@ -579,7 +546,7 @@ private func shareReplied(_ source: UnsafeMutablePointer<GObject>?, _ result: Op
     var error: UnsafeMutablePointer<GError>?
     guard let reply = g_dbus_connection_call_with_unix_fd_list_finish(OpaquePointer(source), nil, result, &error)
     else {
-        sink.events.yield(.replied(.failure(BusError(taking: &error, call: "Share").shareError)))
+        sink.events.yield(.replied(.failure(GLibError(taking: &error, call: "g_dbus_connection_call_with_unix_fd_list_finish").shareError)))
         return
     }
     let path = g_variant_get_child_value(reply, 0)!

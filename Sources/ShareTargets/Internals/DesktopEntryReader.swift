@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import GLibErrors
 import ShareSheet
 
 /// Reads share targets from desktop entries: GIO's desktop app info for what GIO knows (the
@@ -38,7 +39,7 @@ enum DesktopEntryReader {
             g_key_file_load_from_data(
                 keyFile, raw.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(raw.count), G_KEY_FILE_NONE, &error)
         }
-        guard loaded != 0 else { throw TargetEntryProblem("\(path): \(takeMessage(&error))") }
+        guard loaded != 0 else { throw TargetEntryProblem("\(path): \(GLibError(taking: &error, call: "g_key_file_load_from_data").message)") }
         guard let accepts = string(keyFile, acceptsKey) else { return .notATarget }
         if boolean(keyFile, "Hidden") { return .hidden }
         if let tryExec = string(keyFile, "TryExec"), !isInstalled(tryExec) { return .hidden }
@@ -121,13 +122,5 @@ enum DesktopEntryReader {
 
     private static func boolean(_ keyFile: OpaquePointer, _ key: String) -> Bool {
         g_key_file_get_boolean(keyFile, group, key, nil) != 0
-    }
-
-    static func takeMessage(_ error: inout UnsafeMutablePointer<GError>?) -> String {
-        defer {
-            if error != nil { g_error_free(error) }
-            error = nil
-        }
-        return error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
     }
 }

@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import GLibErrors
 import GVariants
 import ShareSheet
 import ShareSheetSystem
@@ -56,7 +57,9 @@ struct TargetBusCall: Sendable {
             connection, busName, ShareTarget.objectPath(forBusName: busName), Self.interface, "Share", parameters,
             Variant.type("(a{sv})"), G_DBUS_CALL_FLAGS_NONE, Int32(min(timeout * 1000, Double(Int32.max))), descriptors,
             nil, cancellable.pointer, &error)
-        guard let reply else { throw failure(&error) }
+        guard let reply else {
+            throw failure(GLibError(taking: &error, call: "g_dbus_connection_call_with_unix_fd_list_sync"))
+        }
         defer { g_variant_unref(reply) }
         let result = g_variant_get_child_value(reply, 0)!
         defer { g_variant_unref(result) }
@@ -78,7 +81,7 @@ struct TargetBusCall: Sendable {
             connection = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable.pointer, &error)
         }
         guard let connection else {
-            throw ShareError(.unavailable, "\(title): no session bus: \(DesktopEntryReader.takeMessage(&error))")
+            throw ShareError(.unavailable, "\(title): no session bus: \(GLibError(taking: &error, call: "g_bus_get_sync").message)")
         }
         return connection
     }
@@ -108,30 +111,21 @@ struct TargetBusCall: Sendable {
         var error: UnsafeMutablePointer<GError>?
         // The list keeps a duplicate; the caller closes its own.
         let index = g_unix_fd_list_append(descriptors, descriptor, &error)
-        guard index >= 0 else { throw ShareError(.ioError, "\(name): \(DesktopEntryReader.takeMessage(&error))") }
+        guard index >= 0 else { throw ShareError(.ioError, "\(name): \(GLibError(taking: &error, call: "g_unix_fd_list_append").message)") }
         var entry: [(String, OpaquePointer)] = [("fd", Variant.handle(index)), ("name", Variant.string(name))]
         if let mimeType { entry.append(("mime-type", Variant.string(mimeType))) }
         return Variant.dictionary(entry)
     }
 
     /// A failed call as a share error: what people need to know, in one line.
-    private func failure(_ error: inout UnsafeMutablePointer<GError>?) -> ShareError {
-        guard let pointer = error else { return ShareError(.unavailable, "\(title): \(busName): the call failed") }
-        let domain = pointer.pointee.domain
-        let code = pointer.pointee.code
-        func isDBus(_ expected: GDBusError) -> Bool { domain == g_dbus_error_quark() && code == Int32(expected.rawValue) }
-        if domain == g_io_error_quark(), code == Int32(G_IO_ERROR_CANCELLED.rawValue) {
-            _ = DesktopEntryReader.takeMessage(&error)
-            return ShareError(.cancelled, "\(title): cancelled")
-        }
-        if g_dbus_error_is_remote_error(pointer) != 0 { g_dbus_error_strip_remote_error(pointer) }
+    private func failure(_ error: GLibError) -> ShareError {
+        if error.domain.isEmpty { return ShareError(.unavailable, "\(title): \(busName): the call failed") }
+        if error.isIO(G_IO_ERROR_CANCELLED) { return ShareError(.cancelled, "\(title): cancelled") }
         // GDBus's own wait ends with TIMED_OUT; the bus's NoReply means the target left (crashed)
         // without answering, which is a failure, not slowness.
-        let isTimeout =
-            (domain == g_io_error_quark() && code == Int32(G_IO_ERROR_TIMED_OUT.rawValue))
-            || isDBus(G_DBUS_ERROR_TIMEOUT) || isDBus(G_DBUS_ERROR_TIMED_OUT)
-        let serviceUnknown = isDBus(G_DBUS_ERROR_SERVICE_UNKNOWN)
-        let message = DesktopEntryReader.takeMessage(&error)
+        let isTimeout = error.isIO(G_IO_ERROR_TIMED_OUT) || error.isDBus(G_DBUS_ERROR_TIMEOUT) || error.isDBus(G_DBUS_ERROR_TIMED_OUT)
+        let serviceUnknown = error.isDBus(G_DBUS_ERROR_SERVICE_UNKNOWN)
+        let message = error.message
         if isTimeout {
             return ShareError(
                 .temporaryFailure, "\(title): \(busName) did not answer within \(Self.seconds(timeout))",

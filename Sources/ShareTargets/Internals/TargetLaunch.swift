@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import GLibErrors
 import ShareSheet
 import ShareSheetSystem
 
@@ -36,7 +37,7 @@ enum TargetLaunch {
         defer { g_list_free(list) }
         var error: UnsafeMutablePointer<GError>?
         guard g_app_info_launch_uris(info, list, nil, &error) != 0 else {
-            throw ShareError(.unavailable, "\(title): cannot start: \(DesktopEntryReader.takeMessage(&error))")
+            throw ShareError(.unavailable, "\(title): cannot start: \(GLibError(taking: &error, call: "g_app_info_launch_uris").message)")
         }
         return TargetReply(completed: true, disposition: ShareDisposition.handedOff.rawValue, location: folder?.path)
     }

@@ -1,18 +1,42 @@
+import CCurl
+import CurlClient
 import Foundation
 import ShareSheet
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// One HTTP request as the services build it.
 struct HTTPRequest: Sendable {
     var method: String
     var url: URL
     var headers: [(String, String)] = []
-    var body: Data?
+    /// What is sent: nothing, bytes, a file's range, or a `multipart/form-data` form.
+    var body: CurlBody
+    /// Where the bytes sent are counted, if anywhere.
+    var uploadProgress: UploadProgress?
+
+    /// Counts an upload's bytes into a `.file` progress: `base` plus what was sent, at most `limit`.
+    struct UploadProgress: Sendable {
+        var progress: Progress
+        var base: Int64
+        var limit: Int64
+    }
 
     init(_ method: String, _ url: URL, headers: [(String, String)] = [], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body.map { .data($0) } ?? .none
+    }
+
+    /// A `multipart/form-data` request (RFC 7578), built by libcurl; file parts are streamed from disk.
+    init(_ method: String, _ url: URL, headers: [(String, String)] = [], form: [CurlFormPart]) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = .form(form)
+    }
+
+    /// A request whose body is some other kind of `CurlBody` (a file's range).
+    init(_ method: String, _ url: URL, headers: [(String, String)] = [], streaming body: CurlBody) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -47,110 +71,63 @@ struct NetworkFailure: Error, CustomStringConvertible {
     var reason: String
     /// False only when the request certainly never left (no connection could be made).
     var mayHaveBeenSent: Bool
+    /// libcurl's code and text, for `--verbose` and bug reports.
+    var curl: CurlError?
     var description: String { reason }
 }
 
-/// Sends requests with URLSession, one at a time per call, cancelled with the calling task.
+/// Sends requests through the shared libcurl client, one at a time per call, on a thread of
+/// their own, cancelled with the calling task.
 final class HTTPTransport: Sendable {
-    private let session: URLSession
+    /// Seconds without a byte moving before a request counts as stalled.
+    private let timeout: Int
 
     init(timeout: TimeInterval = 60) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        self.timeout = max(Int(timeout.rounded(.up)), 1)
     }
 
     /// Sends `request` and waits for the whole response.
-    /// - Throws: `NetworkFailure` when no response came; `CancellationError` when the task was cancelled.
+    /// - Throws: `NetworkFailure` when no response came; `CancellationError` when the task was
+    ///   cancelled; `ShareError(.noInput)` when a file to upload cannot be read.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method
-        for (name, value) in request.headers { urlRequest.addValue(value, forHTTPHeaderField: name) }
-        urlRequest.httpBody = request.body
-        let holder = Locked<URLSessionDataTask?>(nil)
-        let cancelled = Locked(false)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
-                    if let error {
-                        if cancelled.withLock({ $0 }) {
-                            continuation.resume(throwing: CancellationError())
-                        } else {
-                            continuation.resume(throwing: Self.failure(error))
-                        }
-                        return
-                    }
-                    guard let http = response as? HTTPURLResponse else {
-                        continuation.resume(throwing: NetworkFailure(reason: "no HTTP response", mayHaveBeenSent: true))
-                        return
-                    }
-                    var headers: [String: String] = [:]
-                    for (name, value) in http.allHeaderFields {
-                        if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-                    }
-                    continuation.resume(returning: HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
-                }
-                holder.withLock { $0 = task }
-                task.resume()
-                if cancelled.withLock({ $0 }) { task.cancel() }
-            }
-        } onCancel: {
-            cancelled.withLock { $0 = true }
-            holder.withLock { $0?.cancel() }
+        var transfer = CurlTransfer(
+            url: request.url.absoluteString, method: request.method, headers: request.headers, body: request.body,
+            connectTimeout: min(timeout, 30), stallTimeout: timeout)
+        if let upload = request.uploadProgress {
+            transfer.reportUpload(into: upload.progress, base: upload.base, limit: upload.limit)
+        }
+        do {
+            let response = try await CurlClient.send(transfer)
+            return HTTPResponse(status: response.status, headers: response.headers, body: response.body)
+        } catch let error as CurlError {
+            if let readFailure = error.readFailure { throw ShareError(.noInput, readFailure) }
+            throw Self.failure(error)
         }
     }
 
-    private static func failure(_ error: any Error) -> NetworkFailure {
-        guard let urlError = error as? URLError else {
-            return NetworkFailure(reason: (error as NSError).localizedDescription, mayHaveBeenSent: true)
+    private static func failure(_ error: CurlError) -> NetworkFailure {
+        let reason: String
+        switch error.code {
+        case CURLE_COULDNT_CONNECT: reason = "cannot connect to the server"
+        case CURLE_COULDNT_RESOLVE_HOST: reason = "the server's name does not resolve"
+        case CURLE_OPERATION_TIMEDOUT: reason = "the server did not answer in time"
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+            reason = "the connection was lost"
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE:
+            reason = "the secure connection failed: \(error.description)"
+        default: reason = "the connection failed (curl \(error.number): \(error.text))"
         }
-        switch urlError.code {
-        case .cannotConnectToHost:
-            return NetworkFailure(reason: "cannot connect to the server", mayHaveBeenSent: false)
-        case .cannotFindHost, .dnsLookupFailed:
-            return NetworkFailure(reason: "the server's name does not resolve", mayHaveBeenSent: false)
-        case .notConnectedToInternet:
-            return NetworkFailure(reason: "not connected to a network", mayHaveBeenSent: false)
-        case .timedOut:
-            return NetworkFailure(reason: "the server did not answer in time", mayHaveBeenSent: true)
-        case .networkConnectionLost:
-            return NetworkFailure(reason: "the connection was lost", mayHaveBeenSent: true)
-        default:
-            return NetworkFailure(reason: "the connection failed (\(urlError.code.rawValue))", mayHaveBeenSent: true)
-        }
+        return NetworkFailure(reason: reason, mayHaveBeenSent: !error.neverConnected, curl: error)
     }
 }
 
-/// A `multipart/form-data` body (RFC 7578).
-struct MultipartBody {
-    let boundary = "sharesheet-" + UUID().uuidString
-    private(set) var data = Data()
-
-    var contentType: String { "multipart/form-data; boundary=\(boundary)" }
-
-    mutating func add(field name: String, _ value: String) {
-        data.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n".utf8))
-        data.append(Data(value.utf8))
-        data.append(Data("\r\n".utf8))
-    }
-
-    mutating func add(file name: String, filename: String, mimeType: String, contents: Data) {
-        let safeName = filename.replacingOccurrences(of: "\"", with: "_").replacingOccurrences(of: "\r", with: "_")
-            .replacingOccurrences(of: "\n", with: "_")
-        data.append(
-            Data(
-                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(safeName)\"\r\nContent-Type: \(mimeType)\r\n\r\n"
-                    .utf8))
-        data.append(contents)
-        data.append(Data("\r\n".utf8))
-    }
-
-    func finished() -> Data {
-        var whole = data
-        whole.append(Data("--\(boundary)--\r\n".utf8))
-        return whole
+extension SocialAttachment {
+    /// This attachment as a part of a `multipart/form-data` form: a file is read from disk while
+    /// it is sent, never loaded whole.
+    func formPart(name: String) -> CurlFormPart {
+        switch source {
+        case .file(let url): return .file(name: name, filename: filename, mimeType: mimeType, url: url)
+        case .data(let data): return .data(name: name, filename: filename, mimeType: mimeType, data: data)
+        }
     }
 }

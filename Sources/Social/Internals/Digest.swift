@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import ShareSheet
 
 /// GLib's checksums and HMAC, the one place this module calls them.
 enum Digest {
@@ -27,5 +28,37 @@ enum Digest {
         guard let hex else { return "" }
         defer { g_free(hex) }
         return String(cString: hex)
+    }
+
+    /// The SHA-256 of a file in lowercase hexadecimal, read in 1 MB pieces (never whole).
+    /// - Throws: `ShareError(.noInput)` naming the file when it cannot be read.
+    static func sha256Hex(ofFile url: URL) throws -> String {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ShareError(.noInput, "\(url.path): cannot be read") }
+        defer { close(descriptor) }
+        guard let checksum = g_checksum_new(G_CHECKSUM_SHA256) else { return "" }
+        defer { g_checksum_free(checksum) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ShareError(.noInput, "\(url.path): cannot be read: \(String(cString: strerror(errno)))")
+            }
+            g_checksum_update(checksum, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), gssize(count))
+        }
+        return String(cString: g_checksum_get_string(checksum))
+    }
+}
+
+extension SocialAttachment {
+    /// The SHA-256 of the attachment's bytes, a file read piece by piece.
+    func sha256Hex() throws -> String {
+        switch source {
+        case .data(let data): return Digest.sha256Hex(data)
+        case .file(let url): return try Digest.sha256Hex(ofFile: url)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CurlClient
 import Foundation
 import ShareSheet
 
@@ -8,14 +9,14 @@ import ShareSheet
 struct FacebookPoster: Poster {
     func post(_ post: SocialPost, context: PostingContext) async throws -> [URL] {
         let page = context.setting("page") ?? "me"
-        context.progress.totalUnitCount = Int64(post.attachments.count + 1)
         let images = post.attachments.filter(\.isImage)
         if let other = post.attachments.first(where: { !$0.isImage }) {
             throw ShareError(.badData, "facebook: \(other.filename): only photos can be posted to a Page from here")
         }
+        try context.countProgress(uploading: images, steps: 1)
         if images.count == 1 {
             let response = try await uploadPhoto(images[0], message: post.text, published: true, page: page, context: context)
-            context.progress.completedUnitCount = 2
+            context.progress.completedUnitCount = context.progress.totalUnitCount
             let id = jsonString(response.json?["post_id"]) ?? jsonString(response.json?["id"])
             guard let id else { throw ShareError(.unavailable, "facebook: posting: the answer has no post id") }
             return [URL(string: "https://www.facebook.com/\(id)")!]
@@ -28,7 +29,6 @@ struct FacebookPoster: Poster {
                 throw ShareError(.unavailable, "facebook: uploading \(image.filename): the answer has no photo id")
             }
             fields.append(("attached_media[\(index)]", "{\"media_fbid\":\"\(id)\"}"))
-            context.progress.completedUnitCount += 1
         }
         let request = HTTPRequest(
             "POST", context.endpoint("/\(page)/feed"), headers: [("Content-Type", "application/x-www-form-urlencoded")],
@@ -44,16 +44,15 @@ struct FacebookPoster: Poster {
     private func uploadPhoto(
         _ image: SocialAttachment, message: String?, published: Bool, page: String, context: PostingContext
     ) async throws -> HTTPResponse {
-        var form = MultipartBody()
-        form.add(field: "access_token", context.token)
-        if let message, !message.isEmpty { form.add(field: "message", message) }
-        if !published { form.add(field: "published", "false") }
-        form.add(file: "source", filename: image.filename, mimeType: image.mimeType, contents: try image.contents())
-        let request = HTTPRequest(
-            "POST", context.endpoint("/\(page)/photos"), headers: [("Content-Type", form.contentType)], body: form.finished())
+        var form: [CurlFormPart] = [.field(name: "access_token", value: context.token)]
+        if let message, !message.isEmpty { form.append(.field(name: "message", value: message)) }
+        if !published { form.append(.field(name: "published", value: "false")) }
+        form.append(image.formPart(name: "source"))
+        let request = HTTPRequest("POST", context.endpoint("/\(page)/photos"), form: form)
         // A published photo is a post: never sent twice. An unpublished one is only a file.
-        return try await context.session.send(
-            request, what: "uploading \(image.filename)", idempotent: !published, meaning: Self.meaning)
+        return try await context.upload(
+            request, of: image, 
+what: "uploading \(image.filename)", idempotent: !published, meaning: Self.meaning)
     }
 
     /// Graph API errors: `{"error": {"message", "type", "code"}}`; code 190 is a refused token,

@@ -1,3 +1,4 @@
+import CurlClient
 import Foundation
 import ShareSheet
 
@@ -21,7 +22,7 @@ struct FlickrPoster: Poster {
         let signer = try Self.signer(from: context.token)
         let media = post.attachments.filter { $0.isImage || $0.isVideo }
         guard !media.isEmpty else { throw ShareError(.noInput, "flickr: nothing to upload: Flickr takes photos and videos") }
-        context.progress.totalUnitCount = Int64(media.count)
+        try context.countProgress(uploading: media, steps: 0)
         let title = post.text.split(whereSeparator: \.isNewline).first.map { String($0.prefix(255)) }
         var urls: [URL] = []
         for item in media {
@@ -30,19 +31,14 @@ struct FlickrPoster: Poster {
             if let isPublic = context.setting("is_public") { fields.append(("is_public", isPublic)) }
             let url = context.endpoint("/services/upload/")
             let authorization = signer.authorizationHeader(method: "POST", url: url, bodyParameters: fields)
-            var form = MultipartBody()
-            for (name, value) in fields { form.add(field: name, value) }
-            form.add(file: "photo", filename: item.filename, mimeType: item.mimeType, contents: try item.contents())
-            let request = HTTPRequest(
-                "POST", url, headers: [("Authorization", authorization), ("Content-Type", form.contentType)],
-                body: form.finished())
-            let response = try await context.session.send(
-                request, what: "uploading \(item.filename)", idempotent: false, meaning: Self.meaning)
+            let form = fields.map { CurlFormPart.field(name: $0.0, value: $0.1) } + [item.formPart(name: "photo")]
+            let request = HTTPRequest("POST", url, headers: [("Authorization", authorization)], form: form)
+            let response = try await context.upload(
+                request, of: item, what: "uploading \(item.filename)", idempotent: false, meaning: Self.meaning)
             guard let id = FlickrAnswer(response.body).photoID else {
                 throw ShareError(.unavailable, "flickr: uploading \(item.filename): the answer has no photo id")
             }
             urls.append(URL(string: "https://www.flickr.com/photo.gne?id=\(id)")!)
-            context.progress.completedUnitCount += 1
         }
         return urls
     }

@@ -10,24 +10,21 @@ struct MastodonPoster: Poster {
         let authorization = ("Authorization", "Bearer \(context.token)")
         var mediaIDs: [String] = []
         var fingerprint = Data("\(Digest.sha256Hex(Data(context.token.utf8)))\n\(post.text)\n".utf8)
-        context.progress.totalUnitCount = Int64(post.attachments.count + 1)
+        try context.countProgress(uploading: post.attachments, steps: 1)
         for attachment in post.attachments {
-            let contents = try attachment.contents()
-            fingerprint.append(Data((Digest.sha256Hex(contents) + "\n").utf8))
-            var form = MultipartBody()
-            form.add(file: "file", filename: attachment.filename, mimeType: attachment.mimeType, contents: contents)
+            fingerprint.append(Data((try attachment.sha256Hex() + "\n").utf8))
             let request = HTTPRequest(
-                "POST", context.endpoint("/api/v2/media"),
-                headers: [authorization, ("Content-Type", form.contentType)], body: form.finished())
+                "POST", context.endpoint("/api/v2/media"), headers: [authorization],
+                form: [attachment.formPart(name: "file")])
             // An upload only makes an unattached file: sending it again is harmless.
-            let response = try await context.session.send(
-                request, what: "uploading \(attachment.filename)", idempotent: true, meaning: { ServiceSession.standardMeaning($0) })
+            let response = try await context.upload(
+                request, of: attachment, what: "uploading \(attachment.filename)", idempotent: true,
+                meaning: { ServiceSession.standardMeaning($0) })
             guard let id = jsonString(response.json?["id"]) else {
                 throw ShareError(.unavailable, "mastodon: uploading \(attachment.filename): the answer has no media id")
             }
             if response.status == 202 { try await waitUntilProcessed(id, context: context, name: attachment.filename) }
             mediaIDs.append(id)
-            context.progress.completedUnitCount += 1
         }
         var body: [String: Any] = ["status": post.text]
         if !mediaIDs.isEmpty { body["media_ids"] = mediaIDs }

@@ -24,6 +24,38 @@ struct PostingContext: Sendable {
     }
 }
 
+extension PostingContext {
+    /// Counts the progress in bytes when files go up: their sizes plus one unit for each other
+    /// request (`steps`), so a terminal shows "12 MB of 20 MB" and a rate. Without files it
+    /// counts the `steps` alone.
+    /// - Throws: `ShareError(.noInput)` naming a file that is gone.
+    func countProgress(uploading attachments: [SocialAttachment], steps: Int64) throws {
+        guard !attachments.isEmpty else {
+            progress.totalUnitCount = max(steps, 1)
+            return
+        }
+        var bytes: Int64 = 0
+        for attachment in attachments { bytes += Int64(try attachment.size()) }
+        progress.kind = .file
+        progress.totalUnitCount = bytes + steps
+    }
+
+    /// Sends `request`, the upload of `attachment`, with its bytes counted into the progress as
+    /// they go; once answered the progress stands at the whole file (a retry starts it over).
+    func upload(
+        _ request: HTTPRequest, of attachment: SocialAttachment, what: String, idempotent: Bool,
+        meaning: (HTTPResponse) -> AnswerMeaning
+    ) async throws -> HTTPResponse {
+        var request = request
+        let size = Int64(try attachment.size())
+        let base = progress.completedUnitCount
+        request.uploadProgress = HTTPRequest.UploadProgress(progress: progress, base: base, limit: size)
+        let response = try await session.send(request, what: what, idempotent: idempotent, meaning: meaning)
+        progress.completedUnitCount = base + size
+        return response
+    }
+}
+
 /// Posts over one service's HTTP API.
 protocol Poster: Sendable {
     /// Posts and returns the addresses of what was posted.

@@ -1,3 +1,4 @@
+import CurlClient
 import Foundation
 import ShareSheet
 
@@ -15,6 +16,7 @@ struct VimeoPoster: Poster {
         let chunkSize = context.setting("chunk-size").flatMap(Int.init).map { max($0, 1) } ?? 32 * 1024 * 1024
         var total: Int64 = 0
         for video in videos { total += Int64(try video.size()) }
+        context.progress.kind = .file
         context.progress.totalUnitCount = max(total, 1)
         var links: [URL] = []
         for video in videos {
@@ -53,20 +55,21 @@ struct VimeoPoster: Poster {
     }
 
     private func upload(_ video: SocialAttachment, size: Int, to uploadLink: URL, chunkSize: Int, context: PostingContext) async throws {
-        let contents = try video.contents()
         let base = context.progress.completedUnitCount
         var offset = 0
         var stalled = 0
         while offset < size {
             try Task.checkCancellation()
             let end = min(offset + chunkSize, size)
-            let request = HTTPRequest(
+            var request = HTTPRequest(
                 "PATCH", uploadLink,
                 headers: [
                     ("Tus-Resumable", "1.0.0"), ("Upload-Offset", String(offset)),
                     ("Content-Type", "application/offset+octet-stream"),
                 ],
-                body: contents.subdata(in: offset..<end))
+                streaming: video.chunk(offset..<end))
+            request.uploadProgress = HTTPRequest.UploadProgress(
+                progress: context.progress, base: base + Int64(offset), limit: Int64(end - offset))
             do {
                 let response = try await context.session.transport.send(request)
                 switch response.status {
@@ -109,5 +112,15 @@ struct VimeoPoster: Poster {
             throw ShareError(.unavailable, "vimeo: resuming \(name): the server did not say how much it has")
         }
         return offset
+    }
+}
+
+extension SocialAttachment {
+    /// The bytes in `range`, read from the file while they are sent.
+    func chunk(_ range: Range<Int>) -> CurlBody {
+        switch source {
+        case .file(let url): return .fileRange(url, offset: Int64(range.lowerBound), length: Int64(range.count))
+        case .data(let data): return .data(data.subdata(in: range))
+        }
     }
 }

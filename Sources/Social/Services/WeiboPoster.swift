@@ -1,3 +1,4 @@
+import CurlClient
 import Foundation
 import ShareSheet
 
@@ -12,18 +13,17 @@ struct WeiboPoster: Poster {
         if let other = post.attachments.first(where: { !$0.isImage }) {
             throw ShareError(.badData, "weibo: \(other.filename): only an image can go with a Weibo post")
         }
-        context.progress.totalUnitCount = 1
-        var form = MultipartBody()
-        form.add(field: "access_token", context.token)
-        form.add(field: "status", post.text)
+        try context.countProgress(uploading: images, steps: 1)
+        var form: [CurlFormPart] = [.field(name: "access_token", value: context.token), .field(name: "status", value: post.text)]
+        if let image = images.first { form.append(image.formPart(name: "pic")) }
+        let request = HTTPRequest("POST", context.endpoint("/2/statuses/share.json"), form: form)
+        let response: HTTPResponse
         if let image = images.first {
-            form.add(file: "pic", filename: image.filename, mimeType: image.mimeType, contents: try image.contents())
+            response = try await context.upload(request, of: image, what: "posting", idempotent: false, meaning: Self.meaning)
+        } else {
+            response = try await context.session.send(request, what: "posting", idempotent: false, meaning: Self.meaning)
         }
-        let request = HTTPRequest(
-            "POST", context.endpoint("/2/statuses/share.json"), headers: [("Content-Type", form.contentType)],
-            body: form.finished())
-        let response = try await context.session.send(request, what: "posting", idempotent: false, meaning: Self.meaning)
-        context.progress.completedUnitCount = 1
+        context.progress.completedUnitCount = context.progress.totalUnitCount
         let json = response.json
         guard let id = jsonString(json?["idstr"]) ?? jsonString(json?["id"]) else {
             throw ShareError(.unavailable, "weibo: posting: the answer has no status id")

@@ -1,3 +1,4 @@
+import CurlClient
 import Foundation
 import ShareSheet
 
@@ -8,27 +9,27 @@ struct XPoster: Poster {
     func post(_ post: SocialPost, context: PostingContext) async throws -> [URL] {
         let authorization = ("Authorization", "Bearer \(context.token)")
         var mediaIDs: [String] = []
-        context.progress.totalUnitCount = Int64(post.attachments.count + 1)
+        if let other = post.attachments.first(where: { !$0.isImage }) {
+            throw ShareError(.badData, "twitter: \(other.filename): only images can be posted to X from here")
+        }
+        try context.countProgress(uploading: post.attachments, steps: 1)
         for attachment in post.attachments {
-            guard attachment.isImage else {
-                throw ShareError(.badData, "twitter: \(attachment.filename): only images can be posted to X from here")
-            }
-            var form = MultipartBody()
-            form.add(file: "media", filename: attachment.filename, mimeType: attachment.mimeType, contents: try attachment.contents())
-            form.add(field: "media_category", attachment.type.identifier == "com.compuserve.gif" ? "tweet_gif" : "tweet_image")
-            form.add(field: "media_type", attachment.mimeType)
-            let request = HTTPRequest(
-                "POST", context.endpoint("/2/media/upload"),
-                headers: [authorization, ("Content-Type", form.contentType)], body: form.finished())
-            let response = try await context.session.send(
-                request, what: "uploading \(attachment.filename)", idempotent: true,
+            let form: [CurlFormPart] = [
+                attachment.formPart(name: "media"),
+                .field(
+                    name: "media_category",
+                    value: attachment.type.identifier == "com.compuserve.gif" ? "tweet_gif" : "tweet_image"),
+                .field(name: "media_type", value: attachment.mimeType),
+            ]
+            let request = HTTPRequest("POST", context.endpoint("/2/media/upload"), headers: [authorization], form: form)
+            let response = try await context.upload(
+                request, of: attachment, what: "uploading \(attachment.filename)", idempotent: true,
                 meaning: { ServiceSession.standardMeaning($0, errorKeys: ["detail", "title", "error"]) })
             let data = response.json?["data"] as? [String: Any]
             guard let id = jsonString(data?["id"]) ?? jsonString(response.json?["media_id_string"]) else {
                 throw ShareError(.unavailable, "twitter: uploading \(attachment.filename): the answer has no media id")
             }
             mediaIDs.append(id)
-            context.progress.completedUnitCount += 1
         }
         var body: [String: Any] = ["text": post.text]
         if !mediaIDs.isEmpty { body["media"] = ["media_ids": mediaIDs] }

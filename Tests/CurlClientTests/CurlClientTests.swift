@@ -1,0 +1,82 @@
+import CCurl
+import CurlClient
+import Foundation
+import Testing
+
+/// The shared libcurl client's failures, against loopback sockets this test opens itself.
+@Suite("CurlClient: errors keep the CURLcode, cancellation stops a transfer, bodies are read from disk")
+struct CurlClientTests {
+    @Test("a refused connection keeps CURLE_COULDNT_CONNECT, curl's text and its detail, and never reached the server")
+    func refused() throws {
+        let socket = try LoopbackSocket(listening: false)
+        let port = socket.port
+        socket.close()
+        #expect {
+            _ = try CurlClient.perform(CurlTransfer(url: "http://127.0.0.1:\(port)/", connectTimeout: 10))
+        } throws: { error in
+            guard let error = error as? CurlError else { return false }
+            return error.code == CURLE_COULDNT_CONNECT && error.text == String(cString: curl_easy_strerror(CURLE_COULDNT_CONNECT))
+                && error.detail.contains("\(port)") && error.neverConnected && !error.isCancelled
+        }
+    }
+
+    @Test("a cancelled transfer to a server that never answers ends as cancelled (CURLE_ABORTED_BY_CALLBACK)")
+    func cancelled() throws {
+        let socket = try LoopbackSocket(listening: true)
+        defer { socket.close() }
+        let cancellation = CurlCancellation()
+        cancellation.cancel()
+        #expect {
+            _ = try CurlClient.perform(
+                CurlTransfer(url: "http://127.0.0.1:\(socket.port)/", connectTimeout: 10), cancellation: cancellation)
+        } throws: { error in
+            (error as? CurlError)?.code == CURLE_ABORTED_BY_CALLBACK && (error as? CurlError)?.isCancelled == true
+        }
+    }
+
+    @Test("a form whose file cannot be read fails before sending, naming the file")
+    func unreadableFormFile() throws {
+        let missing = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString).png")
+        let transfer = CurlTransfer(
+            url: "http://127.0.0.1:9/", method: "POST",
+            body: .form([.field(name: "a", value: "b"), .file(name: "file", filename: "x.png", mimeType: "image/png", url: missing)]))
+        #expect {
+            _ = try CurlClient.perform(transfer)
+        } throws: { error in
+            guard let error = error as? CurlError else { return false }
+            return error.code == CURLE_READ_ERROR && error.readFailure?.contains(missing.path) == true
+        }
+    }
+}
+
+/// A TCP socket on 127.0.0.1 with a free port; listening without ever accepting when asked.
+private final class LoopbackSocket {
+    private var descriptor: Int32
+    let port: UInt16
+
+    init(listening: Bool) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound, !listening || listen(fd, 8) == 0 else {
+            Glibc.close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        descriptor = fd
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    func close() {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+    }
+}
