@@ -17,7 +17,10 @@ enum OutboxCommand: ShareSubcommand {
             ActionSpec(name: "show", operands: "ID", summary: "a queued message's headers (mail) or text"),
             ActionSpec(
                 name: "flush", summary: "send every queued message once; failures stay queued",
-                options: [.value("--set", "FIELD=VALUE", "a Mail setting for this flush, such as smtp=URL", repeatable: true)]),
+                options: [
+                    .value("--set", "FIELD=VALUE", "a Mail setting for this flush, such as smtp=URL", repeatable: true),
+                    ShareOptions.quiet, ShareOptions.verbose,
+                ]),
             ActionSpec(name: "retry", operands: "ID", summary: "queue an interrupted send again"),
             ActionSpec(name: "remove", operands: "ID", summary: "delete a queued message"),
         ],
@@ -89,10 +92,16 @@ enum OutboxCommand: ShareSubcommand {
             }
             let queuedMail = mailOutbox.entries().filter { $0.state == .queued }
             if !queuedMail.isEmpty {
-                let settings = try MailSettings(
+                var settings = try MailSettings(
                     configuration: configuration, overrides: overrides, environment: context.environment,
                     directories: directories)
-                let outcomes = try await background { MailDelivery(settings: settings).flush() }
+                settings.steps = VerboseLog.make(parsed.flag("--verbose"), context: context)
+                let progress = FlushProgress()
+                let line = FlushProgressLine.start(progress, quiet: parsed.flag("--quiet"), context: context)
+                defer { line?.stop() }
+                let delivery = MailDelivery(settings: settings)
+                let outcomes = try await background { delivery.flush(progress: progress) }
+                line?.stop()
                 for outcome in outcomes {
                     if let error = outcome.error {
                         failures.append(error)
