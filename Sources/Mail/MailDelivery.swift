@@ -165,19 +165,23 @@ public struct MailDelivery: Sendable {
     /// left alone (they may have reached the server): `MailOutbox.retry(_:)` re-queues them.
     /// A message another process takes first (another flush running at the same time) is left
     /// to it and has no outcome here: that process sends it and reports it.
-    /// - Parameter progress: told which message is being sent and its bytes, when given.
-    public func flush(progress: FlushProgress? = nil) -> [FlushOutcome] {
+    /// - Parameters:
+    ///   - progress: told which message is being sent and its bytes, when given.
+    ///   - isCancelled: polled while a message is sent; true stops it (it stays queued) and
+    ///     leaves the rest queued, with no outcome.
+    public func flush(progress: FlushProgress? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) -> [FlushOutcome] {
         let queued = settings.outbox.entries().filter { $0.state == .queued }
         settings.steps?.say("Mail: \(queued.count) queued message(s) in \(settings.outbox.folder.path)")
         defer { progress?.end() }
         return queued.enumerated().compactMap { index, entry in
+            if isCancelled() { return nil }
             let bytes = progress?.start(number: index + 1, of: queued.count)
             do {
                 if let endpoint = settings.endpoint {
                     guard let claim = try settings.outbox.claim(entry.id) else { return nil }
-                    _ = try send(claim, to: endpoint, progress: bytes, isCancelled: { false }, removeOnCancel: { false })
+                    _ = try send(claim, to: endpoint, progress: bytes, isCancelled: isCancelled, removeOnCancel: { false })
                 } else {
-                    _ = try send(id: entry.id, progress: bytes, isCancelled: { false }, removeOnCancel: { false })
+                    _ = try send(id: entry.id, progress: bytes, isCancelled: isCancelled, removeOnCancel: { false })
                 }
                 return FlushOutcome(id: entry.id, error: nil)
             } catch let error as ShareError {

@@ -2,6 +2,7 @@ import Foundation
 import Mail
 import ShareSheet
 import ShareSheetSystem
+import ShareSheetTerminal
 
 /// `share outbox list|show|flush|retry|remove`: the mail outbox (a Maildir under
 /// `$XDG_DATA_HOME/sharesheet/Outbox`) and the Messages outbox that Mail and Message queue into.
@@ -100,8 +101,21 @@ enum OutboxCommand: ShareSubcommand {
                 let line = FlushProgressLine.start(progress, quiet: parsed.flag("--quiet"), context: context)
                 defer { line?.stop() }
                 let delivery = MailDelivery(settings: settings)
-                let outcomes = try await background { delivery.flush(progress: progress) }
+                // Ctrl-C stops the message being sent and keeps it and the rest queued.
+                let interrupted = Locked(false)
+                let watcher = context.catchesInterrupts ? InterruptWatcher { interrupted.withLock { $0 = true } } : nil
+                let outcomes = try await background {
+                    delivery.flush(progress: progress, isCancelled: { interrupted.withLock { $0 } })
+                }
+                watcher?.stop()
                 line?.stop()
+                if interrupted.withLock({ $0 }) {
+                    for outcome in outcomes where outcome.error == nil { context.standardOutput.write("sent \(outcome.id)\n") }
+                    context.warn(
+                        "interrupted: the unsent mail stays in the outbox at \(mailOutbox.folder.appendingPathComponent("new").path); "
+                            + "send it with `share outbox flush`")
+                    return Termination(status: Termination.dismissedStatus, message: nil)
+                }
                 for outcome in outcomes {
                     if let error = outcome.error {
                         failures.append(error)
