@@ -25,6 +25,7 @@ public struct KeptWork: Sendable, Equatable {
     /// The command that finishes it: "share outbox flush".
     public var resume: String
 
+    /// Says that `what` is kept at `location` and that `resume` finishes it.
     public init(what: String, location: String, resume: String) {
         self.what = what
         self.location = location
