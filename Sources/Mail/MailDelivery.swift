@@ -28,19 +28,30 @@ public struct MailDelivery: Sendable {
     ///   - progress: counts the bytes sent to the server, when given.
     ///   - isCancelled: asked while the message is written and sent; true stops the work.
     ///   - onQueued: told the queued file as soon as the message is safe in the outbox.
+    ///   - keepsOnCancel: asked when the send is cancelled: true keeps the message queued (an
+    ///     interrupted command that says where it is) instead of dropping it (a dismissed sheet).
     /// - Returns: `.sent` or `.queued`.
     /// - Throws: `ShareError`: `.badData` for an invalid message; `.temporaryFailure` when the
     ///   server cannot be reached (the message stays queued, and the message says so);
     ///   `.unavailable` when the server refuses the login, TLS or a recipient (also kept).
     public func deliver(
         _ message: MailMessage, progress: Progress? = nil,
-        isCancelled: @escaping @Sendable () -> Bool = { false }, onQueued: (URL) -> Void = { _ in }
+        isCancelled: @escaping @Sendable () -> Bool = { false }, onQueued: (URL) -> Void = { _ in },
+        keepsOnCancel: @escaping @Sendable () -> Bool = { false }
     ) throws -> MailResult {
         do { try message.validate() } catch { throw ShareError(.badData, "Mail: \(error)") }
         let queued = try write(message, isCancelled: isCancelled)
+        settings.steps?.say("Mail: spooled to \(queued.path) (\(Self.size(of: queued)) bytes)")
         onQueued(queued)
         guard settings.endpoint != nil else { return .queued(id: queued.lastPathComponent, file: queued) }
-        return try send(id: queued.lastPathComponent, progress: progress, isCancelled: isCancelled, removeOnCancel: true)
+        return try send(
+            id: queued.lastPathComponent, progress: progress, isCancelled: isCancelled, removeOnCancel: { !keepsOnCancel() })
+    }
+
+    /// A file's size in bytes, for what `--verbose` says.
+    private static func size(of url: URL) -> Int64 {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
     /// Composes `message` into a complete file in the outbox's `new/`.
@@ -70,7 +81,7 @@ public struct MailDelivery: Sendable {
     /// - Parameter removeOnCancel: drop the message when the send is cancelled (a share the
     ///   person dismissed), instead of keeping it queued.
     func send(
-        id: String, progress: Progress?, isCancelled: @escaping @Sendable () -> Bool, removeOnCancel: Bool
+        id: String, progress: Progress?, isCancelled: @escaping @Sendable () -> Bool, removeOnCancel: () -> Bool
     ) throws -> MailResult {
         guard let endpoint = settings.endpoint else {
             throw ShareError(.unavailable, "Mail: no SMTP server is configured ([mail] smtp= or --set smtp=URL)")
@@ -84,7 +95,7 @@ public struct MailDelivery: Sendable {
     /// Sends a claimed message to `endpoint`; see `send(id:progress:isCancelled:removeOnCancel:)`.
     private func send(
         _ claim: MailOutbox.Claim, to endpoint: SMTPEndpoint, progress: Progress?,
-        isCancelled: @escaping @Sendable () -> Bool, removeOnCancel: Bool
+        isCancelled: @escaping @Sendable () -> Bool, removeOnCancel: () -> Bool
     ) throws -> MailResult {
         let outbox = settings.outbox
         let id = claim.id
@@ -109,16 +120,21 @@ public struct MailDelivery: Sendable {
         fstat(claim.descriptor, &info)
         let total = Int64(info.st_size) - Int64(header.length) + Int64(header.withoutBcc.count)
         progress?.totalUnitCount = total
+        settings.steps?.say(
+            "Mail: connecting to \(settings.serverURL) to send \(id) (\(total) bytes) from <\(sender)> to "
+                + recipients.map { "<\($0)>" }.joined(separator: ", "))
         do {
             try SMTPTransfer.send(
                 file: claim.descriptor, headerLength: header.length, filteredHeader: header.withoutBcc, sender: sender,
                 recipients: recipients, endpoint: endpoint, progress: progress, isCancelled: isCancelled)
         } catch {
-            if error.isCancelled, removeOnCancel {
+            if error.isCancelled, removeOnCancel() {
                 outbox.finish(claim)
+                settings.steps?.say("Mail: cancelled; removed \(id) from the outbox")
                 throw ShareError(.cancelled, "Mail: cancelled")
             }
             outbox.release(claim)
+            settings.steps?.say("Mail: not sent (\(error)); \(id) is back in the outbox's queue")
             let kept = "the message is kept in the outbox as \(id)"
             if error.isCancelled { throw ShareError(.cancelled, "Mail: cancelled; \(kept)") }
             if error.isTemporary {
@@ -133,6 +149,7 @@ public struct MailDelivery: Sendable {
             throw ShareError(.unavailable, "Mail: \(settings.serverName): \(error); \(kept)")
         }
         outbox.finish(claim)
+        settings.steps?.say("Mail: \(settings.serverName) accepted \(id); removed it from the outbox")
         return .sent(server: settings.serverName, messageFile: id)
     }
 
@@ -148,14 +165,23 @@ public struct MailDelivery: Sendable {
     /// left alone (they may have reached the server): `MailOutbox.retry(_:)` re-queues them.
     /// A message another process takes first (another flush running at the same time) is left
     /// to it and has no outcome here: that process sends it and reports it.
-    public func flush(progress: Progress? = nil) -> [FlushOutcome] {
-        settings.outbox.entries().filter { $0.state == .queued }.compactMap { entry in
+    /// - Parameters:
+    ///   - progress: told which message is being sent and its bytes, when given.
+    ///   - isCancelled: polled while a message is sent; true stops it (it stays queued) and
+    ///     leaves the rest queued, with no outcome.
+    public func flush(progress: FlushProgress? = nil, isCancelled: @escaping @Sendable () -> Bool = { false }) -> [FlushOutcome] {
+        let queued = settings.outbox.entries().filter { $0.state == .queued }
+        settings.steps?.say("Mail: \(queued.count) queued message(s) in \(settings.outbox.folder.path)")
+        defer { progress?.end() }
+        return queued.enumerated().compactMap { index, entry in
+            if isCancelled() { return nil }
+            let bytes = progress?.start(number: index + 1, of: queued.count)
             do {
                 if let endpoint = settings.endpoint {
                     guard let claim = try settings.outbox.claim(entry.id) else { return nil }
-                    _ = try send(claim, to: endpoint, progress: nil, isCancelled: { false }, removeOnCancel: false)
+                    _ = try send(claim, to: endpoint, progress: bytes, isCancelled: isCancelled, removeOnCancel: { false })
                 } else {
-                    _ = try send(id: entry.id, progress: nil, isCancelled: { false }, removeOnCancel: false)
+                    _ = try send(id: entry.id, progress: bytes, isCancelled: isCancelled, removeOnCancel: { false })
                 }
                 return FlushOutcome(id: entry.id, error: nil)
             } catch let error as ShareError {

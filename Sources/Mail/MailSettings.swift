@@ -41,6 +41,8 @@ public struct MailSettings: Sendable {
     public var outbox: MailOutbox
     /// The login name the default sender is made from (`USER` of the host environment).
     public var loginName: String?
+    /// Where delivery says each step (`share --verbose`): the host's, or none.
+    public var steps: StepLog?
 
     /// What `starttls=` says.
     public enum StartTLS: String, Sendable {
@@ -54,6 +56,7 @@ public struct MailSettings: Sendable {
         try self.init(
             configuration: host.loadConfiguration(), overrides: overrides, environment: host.variables,
             directories: host.directories)
+        steps = host.steps
     }
 
     /// Settings that only queue in `outbox`.
@@ -142,6 +145,14 @@ public struct MailSettings: Sendable {
         return SMTPEndpoint(
             url: smtp.absoluteString, requireTLS: requirement, user: user, password: password, caFile: caFile,
             connectTimeout: connectTimeout)
+    }
+
+    /// The server's URL without a user or password, for what `--verbose` says.
+    var serverURL: String {
+        guard let smtp, var components = URLComponents(url: smtp, resolvingAgainstBaseURL: false) else { return "the outbox" }
+        components.user = nil
+        components.password = nil
+        return components.url?.absoluteString ?? serverName
     }
 
     /// The server as people name it: `host:port`.

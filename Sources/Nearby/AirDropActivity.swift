@@ -184,6 +184,7 @@ public final class AirDropActivity: BuiltInActivity {
         let stopped = self.stopped
         let progress = self.progress
         progress.kind = .file  // counted in bytes of the files sent: the command shows size, rate and time left
+        let steps = hostEnvironment.steps
         let thread = Thread { [weak self] in
             let outcome: Result<NearbySendResult, ShareError>
             var reached: NearbyDevice?
@@ -193,10 +194,18 @@ public final class AirDropActivity: BuiltInActivity {
                     isCancelled: { stopped.withLock { $0 } })
                 reached = device
                 discovery?.stop()
+                let name = "'\(device.info.alias)' at \(Self.address(of: device))"
+                steps?.say("AirDrop: sending \(payloads.count) item(s) to \(name) (fingerprint \(device.info.fingerprint))")
                 let sender = NearbySender(device: device, identity: identity, settings: settings, progress: progress)
                 running.withLock { $0 = sender }
                 if stopped.withLock({ $0 }) { sender.cancel() }
-                outcome = .success(try sender.send(payloads, previews: previews, pin: pin))
+                let result = try sender.send(payloads, previews: previews, pin: pin)
+                switch result {
+                case .delivered(let files) where files.isEmpty: steps?.say("AirDrop: \(name) showed the text")
+                case .delivered(let files): steps?.say("AirDrop: sent \(files.count) file(s) to \(name)")
+                case .declined: steps?.say("AirDrop: \(name) declined")
+                }
+                outcome = .success(result)
             } catch let error as ShareError {
                 outcome = .failure(error)
             } catch {

@@ -65,6 +65,9 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
         /// The largest JSON body accepted (`prepare-upload`, `register`), in bytes.
         public var maxJSONBytes: Int64 = 4 << 20
 
+        /// Where the receiver says each step (`share receive --verbose`); nil says nothing.
+        public var steps: StepLog?
+
         /// Options for `folder`.
         public init(folder: URL) { self.folder = folder }
     }
@@ -83,6 +86,19 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
     private var uploads: [OpaquePointer: Upload] = [:]
     /// Chunked JSON bodies being read, with their bytes so far.
     private var jsonBodies: [OpaquePointer: Int64] = [:]
+    /// The file received last started, for a progress line; read from any thread.
+    private let latest = Locked<Transfer?>(nil)
+
+    /// A file being received: its name and its bytes so far of its size (`kind == .file`).
+    /// Unchecked: `Progress` guards its unit counts with its own lock, and its kind is set
+    /// before it is shared.
+    public struct Transfer: @unchecked Sendable {
+        public var fileName: String
+        public var progress: Progress
+    }
+
+    /// The file being received (the one started last when several are); nil between files.
+    public var currentTransfer: Transfer? { latest.withLock { $0 } }
 
     private final class Session {
         let id = UUID().uuidString
@@ -110,9 +126,12 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
         let temporary: URL
         var descriptor: Int32
         let digest = SHA256Digest()
-        var received: Int64 = 0
+        var received: Int64 = 0 {
+            didSet { progress.completedUnitCount = received }
+        }
         var broken = false
         var done = false
+        let progress: Progress
 
         init(session: Session, fileId: String, offer: FileOffer, temporary: URL, descriptor: Int32) {
             self.session = session
@@ -120,6 +139,8 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
             self.offer = offer
             self.temporary = temporary
             self.descriptor = descriptor
+            progress = Progress(totalUnitCount: offer.size)
+            progress.kind = .file
         }
 
         /// Closes and deletes the temporary file.
@@ -367,8 +388,10 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
             return refuse(request, 500, "cannot write into \(options.folder.path): \(reason)")
         }
         session.lastActivity = Date()
-        uploads[request.message] = Upload(
-            session: session, fileId: fileId, offer: offer, temporary: temporary, descriptor: descriptor)
+        let upload = Upload(session: session, fileId: fileId, offer: offer, temporary: temporary, descriptor: descriptor)
+        uploads[request.message] = upload
+        latest.withLock { $0 = Transfer(fileName: offer.fileName, progress: upload.progress) }
+        options.steps?.say("receive: \(offer.fileName) (\(offer.size) bytes) from \(session.sender.alias) (\(session.host))")
         request.streamBody()
         server?.watch(request.message, delegate: self)
     }
@@ -407,6 +430,7 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
         guard let upload = uploads[request.message] else { return refuse(request, 403, "no upload was started") }
         uploads[request.message] = nil
         upload.done = true
+        endTransfer(upload)
         let session = upload.session
         guard self.session === session else {
             upload.discard()
@@ -431,6 +455,7 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
             fileEnded(upload.fileId, in: session, ok: false)
             return refuse(request, 500, "no free name for \(upload.offer.fileName) in \(options.folder.path)")
         }
+        options.steps?.say("receive: saved \(upload.offer.fileName) as \(final.path)")
         onEvent(.received(final, from: session.sender.alias))
         fileEnded(upload.fileId, in: session, ok: true)
         request.respond(200)
@@ -442,12 +467,18 @@ public final class NearbyReceiver: @unchecked Sendable, SoupServerDelegate {
         guard !upload.done else { return }
         // The sender went away (or was cut off) before the body was whole.
         upload.done = true
+        endTransfer(upload)
         upload.discard()
         onEvent(
             .refused(
                 request: "upload", from: upload.session.host, status: 0,
                 reason: "the connection ended (or stalled for \(options.timeout) s) after \(upload.received) of \(upload.offer.size) bytes"))
         if session === upload.session { fileEnded(upload.fileId, in: upload.session, ok: false) }
+    }
+
+    /// The upload's progress is no longer the one to show.
+    private func endTransfer(_ upload: Upload) {
+        latest.withLock { if $0?.progress === upload.progress { $0 = nil } }
     }
 
     private func fileEnded(_ fileId: String, in session: Session, ok: Bool) {

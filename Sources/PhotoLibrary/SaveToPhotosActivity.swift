@@ -40,8 +40,11 @@ public final class SaveToPhotosActivity: BuiltInActivity {
         let library = self.library
         let host = hostEnvironment
         let progress = self.progress
+        progress.kind = .file  // counted in bytes copied: the command shows size, rate and time left
         work = Task.detached { [weak self] in
-            let outcome = Result { try Self.save(sources, into: library ?? PhotoLibrary.user(in: host), progress: progress) }
+            let outcome = Result {
+                try Self.save(sources, into: library ?? PhotoLibrary.user(in: host), progress: progress, steps: host.steps)
+            }
             await self?.finish(outcome)
         }
     }
@@ -65,16 +68,21 @@ public final class SaveToPhotosActivity: BuiltInActivity {
     }
 
     /// Checks every item, then saves them in order; on any failure removes what it saved.
-    private nonisolated static func save(_ sources: [PhotoSource], into library: PhotoLibrary, progress: Progress) throws -> [URL] {
+    /// `progress` counts bytes: each file's share of it is its size.
+    private nonisolated static func save(
+        _ sources: [PhotoSource], into library: PhotoLibrary, progress: Progress, steps: StepLog?
+    ) throws -> [URL] {
         let inspections = try sources.map { try $0.inspect() }
-        progress.totalUnitCount = Int64(sources.count)
+        let sizes = sources.map(\.byteCount)
+        progress.totalUnitCount = max(1, sizes.reduce(0, +))
         var saved: [URL] = []
         do {
-            for (source, inspection) in zip(sources, inspections) {
-                let step = Progress(totalUnitCount: -1, parent: progress, pendingUnitCount: 1)
+            for ((source, inspection), size) in zip(zip(sources, inspections), sizes) {
+                let step = Progress(totalUnitCount: -1, parent: progress, pendingUnitCount: size)
                 let url = try LibraryWriter.save(
                     source, as: inspection.filename, into: library.folder(for: inspection.kind), progress: step,
                     isCancelled: { Task.isCancelled })
+                steps?.say("Save to Photos: copied \(source.label) (\(size) bytes, \(inspection.type.identifier)) to \(url.path)")
                 saved.append(url)
             }
         } catch {

@@ -128,6 +128,8 @@ public final class PrintActivity: BuiltInActivity {
         let info = printInfo ?? PrintInfo()
         if let job = values["job"]?.text, !job.isEmpty { info.jobName = job } else { info.jobName = suggestedJobName }
 
+        progress.kind = .page  // counted in pages rendered: the command shows "page 12 of 40"
+        let steps = host.steps
         let token = PrintCancellation()
         cancellation.withLock { $0 = token }
         let ended = DispatchSemaphore(value: 0)
@@ -143,7 +145,7 @@ public final class PrintActivity: BuiltInActivity {
                     items: job.items, info: job.info, paper: job.options.paper,
                     pageSelection: saving ? job.options.pageRanges : nil, isCancelled: { token.isCancelled })
                 let outcome = try job.service.run(
-                    renderer, options: job.options, progress: job.progress, cancellation: token)
+                    renderer, options: job.options, progress: job.progress, cancellation: token, steps: steps)
                 Task { @MainActor in
                     self?.finish(outcome, configurationFile: configurationFile)
                 }

@@ -8,10 +8,14 @@ import ShareSheetSystem
 /// Fields: To, Cc, Bcc, Subject, Body. The subject starts as the item sources' subject and
 /// `--subject` replaces it; `--set smtp=URL` (and `from`, `user`, `starttls`, `cafile`, `via`)
 /// override the `[mail]` configuration for one share.
-public final class MailActivity: BuiltInActivity {
+public final class MailActivity: BuiltInActivity, InterruptibleActivity {
     private var content = MailContent(items: [])
     private let givenSettings: (@Sendable ([String: String]) throws -> MailSettings)?
     private let cancelled = Locked(false)
+    /// Set by an interrupt: a cancelled send keeps its message queued.
+    private let keepsOnCancel = Locked(false)
+    /// The send under way; its value is the message's file in the outbox, once written.
+    private var sending: Task<URL?, Never>?
 
     /// The keys of `--set` that change delivery rather than fill a field.
     static let settingKeys = ["smtp", "from", "user", "starttls", "cafile", "via", "timeout"]
@@ -103,6 +107,18 @@ public final class MailActivity: BuiltInActivity {
 
     public override func cancel() { cancelled.withLock { $0 = true } }
 
+    /// A cancel after this keeps the message queued in the outbox instead of dropping it.
+    public func keepWorkWhenCancelled() { keepsOnCancel.withLock { $0 = true } }
+
+    /// The message's file once the send has stopped, when it is still in the outbox (neither
+    /// taken by the server nor dropped unfinished), and `share outbox flush` to send it.
+    public func keptWork() async -> KeptWork? {
+        guard let sending, let file = await sending.value, FileManager.default.fileExists(atPath: file.path) else {
+            return nil
+        }
+        return KeptWork(what: "the message", location: file.path, resume: "share outbox flush")
+    }
+
     private func send(_ values: InterfaceValues) {
         func addresses(_ id: String) -> [String] {
             switch values[id] {
@@ -120,9 +136,10 @@ public final class MailActivity: BuiltInActivity {
         let loadSettings = self.loadSettings
         let configurationFile = hostEnvironment.configurationFileDisplayPath
         let cancelled = self.cancelled
+        let keepsOnCancel = self.keepsOnCancel
         let progress = self.progress
         progress.kind = .file  // counted in bytes of the message sent: the command shows size, rate and time left
-        Task.detached { [weak self] in
+        sending = Task.detached { [weak self] in
             let outcome: Result<MailResult, any Error>
             let queued = Locked<URL?>(nil)
             var note: String?
@@ -138,13 +155,15 @@ public final class MailActivity: BuiltInActivity {
                     outcome = .success(
                         try MailDelivery(settings: settings).deliver(
                             message, progress: progress, isCancelled: { cancelled.withLock { $0 } },
-                            onQueued: { file in queued.withLock { $0 = file } }))
+                            onQueued: { file in queued.withLock { $0 = file } },
+                            keepsOnCancel: { keepsOnCancel.withLock { $0 } }))
                 }
             } catch {
                 outcome = .failure(error)
             }
             await self?.finish(
                 outcome, queued: queued.withLock { $0 }, note: note, server: server, configurationFile: configurationFile)
+            return queued.withLock { $0 }
         }
     }
 

@@ -40,6 +40,17 @@ enum PhotoSource: Sendable {
         }
     }
 
+    /// How many bytes saving it copies (0 when the file cannot be read: its copy then fails
+    /// with the reason).
+    var byteCount: Int64 {
+        switch self {
+        case .file(let url):
+            var info = stat()
+            return stat(url.path, &info) == 0 ? Int64(info.st_size) : 0
+        case .data(let data, _): return Int64(data.count)
+        }
+    }
+
     /// What the content is, and the name to save it under.
     struct Inspection {
         var kind: PhotoLibrary.Kind

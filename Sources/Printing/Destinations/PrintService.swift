@@ -140,27 +140,34 @@ public struct PrintService: Sendable {
 
     /// Renders the job and prints it on the destination `options` choose, or saves it.
     /// - Parameters:
-    ///   - progress: receives pages rendered, then bytes sent (units are thousandths).
+    ///   - progress: receives pages rendered, then bytes sent (units are thousandths); when its
+    ///     kind is `.page`, the pages alone (units are pages: "page 12 of 40").
     /// - Throws: `ShareError`; `CancellationError` when `cancellation` fired.
     public func run(
         _ job: PrintJobRenderer, options: PrintOptions, progress: Progress? = nil,
-        cancellation: PrintCancellation = PrintCancellation()
+        cancellation: PrintCancellation = PrintCancellation(), steps: StepLog? = nil
     ) throws -> PrintOutcome {
         let printer = try destination(for: options)
         let pages = max(1, job.renderedPageCount)
-        progress?.totalUnitCount = 1000
+        let inPages = progress?.kind == .page
+        progress?.totalUnitCount = inPages ? Int64(pages) : 1000
+        steps?.say("Print: rendering \(pages) page(s) of '\(job.jobName)' for \(printer.map { "printer \($0)" } ?? "a PDF")")
         let documents = try job.render(
             onPage: { drawn in
-                progress?.completedUnitCount = Int64(500 * drawn / pages)
+                progress?.completedUnitCount = inPages ? Int64(drawn) : Int64(500 * drawn / pages)
             }, isCancelled: { cancellation.isCancelled })
         defer { job.removeDocuments() }
         if cancellation.isCancelled { throw CancellationError() }
         guard let printer else {
             let saved = try save(documents, named: job.jobName, cancellation: cancellation)
-            progress?.completedUnitCount = 1000
+            progress?.completedUnitCount = inPages ? Int64(pages) : 1000
+            steps?.say("Print: no printer; saved " + saved.map(\.path).joined(separator: ", "))
             return .saved(saved)
         }
-        let jobID = try submit(documents, to: printer, job: job, options: options, progress: progress, cancellation: cancellation)
+        let jobID = try submit(
+            documents, to: printer, job: job, options: options, progress: inPages ? nil : progress, cancellation: cancellation,
+            steps: steps)
+        progress?.completedUnitCount = progress?.totalUnitCount ?? 0
         return .printed(printer: printer, jobID: jobID)
     }
 
@@ -168,9 +175,10 @@ public struct PrintService: Sendable {
 
     private func submit(
         _ documents: [PrintDocument], to printer: String, job: PrintJobRenderer, options: PrintOptions,
-        progress: Progress?, cancellation: PrintCancellation
+        progress: Progress?, cancellation: PrintCancellation, steps: StepLog?
     ) throws -> Int32 {
         let server = resolvedServer
+        steps?.say("Print: connecting to CUPS at \(server) for printer \(printer)")
         let connection: CUPSConnection
         do {
             connection = try CUPSConnection(server: server)
@@ -222,7 +230,9 @@ public struct PrintService: Sendable {
             connection.cancelJob(jobID, printer: printer)
             throw ShareError(.ioError, "printer \(printer): job \(jobID): \(failure.reason)")
         }
+        steps?.say("Print: job \(jobID) sent to \(printer) (\(documents.count) document(s), \(total) bytes); waiting for it to complete")
         try track(jobID, on: printer, connection: connection, cancellation: cancellation)
+        steps?.say("Print: job \(printer)-\(jobID) completed")
         return jobID
     }
 

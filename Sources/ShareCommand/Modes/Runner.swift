@@ -37,6 +37,8 @@ struct Runner {
         default:
             break
         }
+        // --verbose: the backends say their steps through the host environment they are given.
+        registry.environment.steps = VerboseLog.make(invocation.verbose, context: context)
         if invocation.viaService { return try await shareThroughService() }
         if invocation.items.isEmpty {
             throw ShareError(.usage, "nothing to share: give a file, a URL, - or --text")
@@ -63,6 +65,9 @@ struct Runner {
         defer { items.removeSpooledFiles() }
         let controller = try host.controller(
             for: items, presets: invocation.presets, excluding: invocation.exclusions)
+        if let steps = registry.environment.steps {
+            for (item, kind) in zip(items, controller.sheet.itemKinds) { steps.say(VerboseLog.describe(item, kind: kind)) }
+        }
 
         switch invocation.mode {
         case .list:
@@ -229,25 +234,34 @@ struct Runner {
         if let why = host.unavailableReason(type, on: sheet) {
             throw ShareError(.unavailable, "\(host.names.name(of: type)) is not available: \(reason(why))")
         }
+        registry.environment.steps?.say("activity: \(host.names.name(of: type)) (\(type.rawValue)), given with --activity")
         if context.standardInputIsTerminal {
             // A person is there: what the activity still needs (which application, say) is
             // asked (on standard error under --json) instead of ending with "set it with --set".
-            let presenter = terminalPresenter(pick: type)
-            controller.present(with: presenter)
-            let outcome = await controller.waitForCompletion()
-            if presenter.wasInterrupted { await controller.waitForProvidersToStop() }
+            // Ctrl-C is caught by `present`, which first lets a running activity keep its work.
+            let presenter = terminalPresenter(pick: type, catchesInterrupts: false)
+            let (outcome, kept) = await present(controller, with: presenter)
             let activity = host.activity(type, on: sheet)
             warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
+            sayKept(kept)
             return report(
                 host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
         }
         let presenter = ScriptedProgressPresenter(
             pick: type, progressOutput: context.standardErrorIsTerminal && !invocation.quiet ? context.standardError : nil,
             progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO))
-        let outcome = await present(controller, with: presenter)
+        let (outcome, kept) = await present(controller, with: presenter)
         let activity = host.activity(type, on: sheet)
         warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
+        sayKept(kept)
         return report(host.result(of: outcome, activity: activity))
+    }
+
+    /// After Ctrl-C: where the activity kept its work and the command that finishes it
+    /// ("the message is kept in the outbox at …; send it with `share outbox flush`").
+    private func sayKept(_ kept: KeptWork?) {
+        guard let kept else { return }
+        context.warn("interrupted: \(kept.what) is kept at \(kept.location); finish it with `\(kept.resume)`")
     }
 
     /// Says which `--set` keys the picked activity neither reads nor shows as a field.
@@ -302,11 +316,12 @@ struct Runner {
         if presenter.wasInterrupted { await controller.waitForProvidersToStop() }
         let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
         warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
+        sayKept(await presenter.interruptedActivity?.keptWork())
         return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
     }
 
     /// The terminal sheet for this command, or with `pick` only the picked activity's questions.
-    private func terminalPresenter(pick: ActivityType?) -> TerminalPresenter {
+    private func terminalPresenter(pick: ActivityType?, catchesInterrupts: Bool? = nil) -> TerminalPresenter {
         // The sheet keeps standard output for results when they are JSON or go to a pipe.
         let onStandardOutput = context.standardOutputIsTerminal && !invocation.json
         let style = context.style(
@@ -320,7 +335,7 @@ struct Runner {
             style: style,
             progressOutput: context.standardErrorIsTerminal && !invocation.quiet ? context.standardError : nil,
             progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO),
-            catchesInterrupts: context.catchesInterrupts,
+            catchesInterrupts: catchesInterrupts ?? context.catchesInterrupts,
             keys: interactive ? context.keys : nil,
             editor: context.standardInputIsTerminal && onStandardOutput ? ExternalEditor(environment: context.environment) : nil,
             pick: pick)
@@ -330,7 +345,8 @@ struct Runner {
     /// screen until it is read) and every provider has stopped.
     private func showWindow(_ controller: ActivityViewController) async throws -> Termination {
         let presenter = WindowPresenter(names: host.names)
-        let outcome = await present(controller, with: presenter)
+        let (outcome, kept) = await present(controller, with: presenter)
+        sayKept(kept)
         if let failure = presenter.failedToOpen { throw failure }
         await presenter.waitUntilClosed()
         await controller.waitForProvidersToStop()
@@ -362,24 +378,40 @@ struct Runner {
     }
 
     /// Presents `controller` until it ends; Ctrl-C dismisses it and waits for its providers.
-    private func present(_ controller: ActivityViewController, with presenter: any Presenter) async -> ShareOutcome {
+    /// An activity that can keep its work (a mail being sent stays in the outbox) is told to
+    /// before the dismissal cancels it, and what it kept is returned once it has stopped.
+    private func present(
+        _ controller: ActivityViewController, with presenter: any Presenter
+    ) async -> (ShareOutcome, KeptWork?) {
         let interrupted = Flag()
         let watcher = context.catchesInterrupts
             ? InterruptWatcher { [weak controller] in
                 interrupted.isSet = true
+                if interrupted.activity == nil, let activity = controller?.runningActivity as? InterruptibleActivity {
+                    activity.keepWorkWhenCancelled()
+                    interrupted.activity = activity
+                }
                 controller?.dismiss()
             } : nil
         controller.present(with: presenter)
         let outcome = await controller.waitForCompletion()
         if interrupted.isSet { await controller.waitForProvidersToStop() }
+        // A second Ctrl-C while the activity winds down ends the process at once.
         watcher?.stop()
-        return outcome
+        let kept = await interrupted.activity?.keptWork()
+        return (outcome, kept)
     }
 
     /// Prints the result (the JSON object under `--json`, else what the activity returned, one
     /// per line), says any fallback in words on standard error, and returns how the command ends.
     private func report(_ result: ShareResult) -> Termination {
         let title = result.activityType.flatMap { registry.descriptor(for: ActivityType($0))?.title }
+        if let steps = registry.environment.steps {
+            var said = "result: \(result.activity ?? "no activity"): " + (result.completed ? "completed" : "not completed")
+            if let disposition = result.disposition { said += ", \(disposition.rawValue)" }
+            if let location = result.location { said += " (\(location))" }
+            steps.say(said)
+        }
         let termination = Termination.of(result, title: title)
         if let fallback = result.fallback {
             context.warn(fallback.message)
@@ -398,6 +430,8 @@ struct Runner {
 @MainActor
 private final class Flag {
     var isSet = false
+    /// The activity the interrupt asked to keep its work.
+    var activity: InterruptibleActivity?
 }
 
 extension String {

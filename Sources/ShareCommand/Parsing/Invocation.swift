@@ -42,6 +42,8 @@ struct Invocation: Equatable {
     var pretty = false
     /// `--quiet`: no progress lines, even on a terminal.
     var quiet = false
+    /// `--verbose`: each step said on standard error (items, activity, the backend's steps).
+    var verbose = false
     /// The ITEM operands and `--text` values, in command-line order.
     var items: [ShareItemInput] = []
     var subject: String?
@@ -118,6 +120,7 @@ struct Invocation: Equatable {
                 case "--json": invocation.json = true
                 case "--pretty": invocation.pretty = true
                 case "--quiet": invocation.quiet = true
+                case "--verbose": invocation.verbose = true
                 case "--service": try setMode(.service, option: name)
                 case "--via-service": invocation.viaService = true
                 case "--gui", "--terminal":

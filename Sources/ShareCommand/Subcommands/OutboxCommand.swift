@@ -2,6 +2,7 @@ import Foundation
 import Mail
 import ShareSheet
 import ShareSheetSystem
+import ShareSheetTerminal
 
 /// `share outbox list|show|flush|retry|remove`: the mail outbox (a Maildir under
 /// `$XDG_DATA_HOME/sharesheet/Outbox`) and the Messages outbox that Mail and Message queue into.
@@ -17,7 +18,10 @@ enum OutboxCommand: ShareSubcommand {
             ActionSpec(name: "show", operands: "ID", summary: "a queued message's headers (mail) or text"),
             ActionSpec(
                 name: "flush", summary: "send every queued message once; failures stay queued",
-                options: [.value("--set", "FIELD=VALUE", "a Mail setting for this flush, such as smtp=URL", repeatable: true)]),
+                options: [
+                    .value("--set", "FIELD=VALUE", "a Mail setting for this flush, such as smtp=URL", repeatable: true),
+                    ShareOptions.quiet, ShareOptions.verbose,
+                ]),
             ActionSpec(name: "retry", operands: "ID", summary: "queue an interrupted send again"),
             ActionSpec(name: "remove", operands: "ID", summary: "delete a queued message"),
         ],
@@ -89,10 +93,29 @@ enum OutboxCommand: ShareSubcommand {
             }
             let queuedMail = mailOutbox.entries().filter { $0.state == .queued }
             if !queuedMail.isEmpty {
-                let settings = try MailSettings(
+                var settings = try MailSettings(
                     configuration: configuration, overrides: overrides, environment: context.environment,
                     directories: directories)
-                let outcomes = try await background { MailDelivery(settings: settings).flush() }
+                settings.steps = VerboseLog.make(parsed.flag("--verbose"), context: context)
+                let progress = FlushProgress()
+                let line = FlushProgressLine.start(progress, quiet: parsed.flag("--quiet"), context: context)
+                defer { line?.stop() }
+                let delivery = MailDelivery(settings: settings)
+                // Ctrl-C stops the message being sent and keeps it and the rest queued.
+                let interrupted = Locked(false)
+                let watcher = context.catchesInterrupts ? InterruptWatcher { interrupted.withLock { $0 = true } } : nil
+                let outcomes = try await background {
+                    delivery.flush(progress: progress, isCancelled: { interrupted.withLock { $0 } })
+                }
+                watcher?.stop()
+                line?.stop()
+                if interrupted.withLock({ $0 }) {
+                    for outcome in outcomes where outcome.error == nil { context.standardOutput.write("sent \(outcome.id)\n") }
+                    context.warn(
+                        "interrupted: the unsent mail stays in the outbox at \(mailOutbox.folder.appendingPathComponent("new").path); "
+                            + "send it with `share outbox flush`")
+                    return Termination(status: Termination.dismissedStatus, message: nil)
+                }
                 for outcome in outcomes {
                     if let error = outcome.error {
                         failures.append(error)

@@ -2,6 +2,7 @@ import Foundation
 import Nearby
 import ShareSheet
 import ShareSheetSystem
+import ShareSheetTerminal
 
 /// `share receive`: a LocalSend receiver, so another Linux machine's `share --activity airdrop`
 /// (or a phone running LocalSend) can send files here. Files go into the XDG Download folder.
@@ -19,6 +20,7 @@ enum ReceiveCommand: ShareSubcommand {
             .flag("--once", "end after the first transfer (exit 0 when it completed)"),
             .value("--folder", "DIR", "where files go (default: the Download folder)", kind: .directory),
             .value("--timeout", "SECONDS", "cut off a sender that sends nothing for this long (default 30)"),
+            ShareOptions.quiet, ShareOptions.verbose,
         ],
         examples: ["share receive --once --accept-all --folder ~/Inbox"])
 
@@ -47,6 +49,7 @@ enum ReceiveCommand: ShareSubcommand {
         let configuration = try Configuration.load(from: directories)
         let settings = NearbySettings(configuration: configuration, environment: context.environment)
         options.announces = settings.discoveryEnabled
+        options.steps = VerboseLog.make(parsed.flag("--verbose"), context: context)
         let identity = try NearbyIdentity.loadOrCreate(in: NearbyIdentity.folder(directories))
 
         // Without a terminal nobody can be asked: offers are declined unless --accept-all.
@@ -79,6 +82,16 @@ enum ReceiveCommand: ShareSubcommand {
                 if once, case .text = event { ended.continuation.yield(true) }
             })
         try receiver.start()
+        // Each incoming file's bytes on a terminal; the lines the receiver prints erase it first.
+        let progressLine =
+            context.standardErrorIsTerminal && !parsed.flag("--quiet")
+            ? ActivityProgressLine(
+                source: { [weak receiver] in
+                    receiver?.currentTransfer.map { (title: $0.fileName, progress: $0.progress) }
+                }, output: context.standardError,
+                style: context.style(forTerminal: true, descriptor: STDERR_FILENO)) : nil
+        progressLine?.start()
+        defer { progressLine?.stop() }
         output.error(
             "receiving as \"\(settings.alias)\" on port \(receiver.port) (fingerprint \(identity.fingerprint)), "
                 + "into \(options.folder.path)\(settings.discoveryEnabled ? "" : ", discovery off")\n")
@@ -110,21 +123,27 @@ enum ReceiveCommand: ShareSubcommand {
     }
 }
 
-/// Writes to the command's streams from the receiver's threads.
+/// Writes to the command's streams from the receiver's threads. On a terminal each write first
+/// erases the progress line, which its next redraw puts back below.
 private final class SendableOutput: @unchecked Sendable {
     private let lock = NSLock()
+    private let eraseOut: String
+    private let eraseError: String
 
-    init(_ context: CommandContext) {}
+    init(_ context: CommandContext) {
+        eraseOut = context.standardOutputIsTerminal && context.standardErrorIsTerminal ? "\r\u{1B}[K" : ""
+        eraseError = context.standardErrorIsTerminal ? "\r\u{1B}[K" : ""
+    }
 
     func out(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        FileHandle.standardOutput.write(Data((eraseOut + text).utf8))
     }
 
     func error(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
-        FileHandle.standardError.write(Data(text.utf8))
+        FileHandle.standardError.write(Data((eraseError + text).utf8))
     }
 }

@@ -13,7 +13,8 @@ enum ShareOptions {
         .value("--app", "ID", "open with this application (open-in; a desktop-file id)"),
         .flag("--json", "print one JSON object: the list, or the result"),
         .flag("--pretty", "with --list --json: indented, one member per line"),
-        .flag("--quiet", "no progress lines on standard error"),
+        quiet,
+        verbose,
         .flag("--gui", "show the sheet as a window (needs a display)"),
         .flag("--terminal", "show the sheet in this terminal, even on a desktop"),
         .flag("--via-service", "share through the share service on the session bus"),
@@ -21,6 +22,11 @@ enum ShareOptions {
         .help,
         .flag("--version", "show the version"),
     ]
+
+    /// `--quiet`, here and in the subcommands that show progress (`outbox flush`, `receive`).
+    static let quiet = OptionSpec.flag("--quiet", "no progress lines on standard error")
+    /// `--verbose`, here and in the subcommands that show progress.
+    static let verbose = OptionSpec.flag("--verbose", "say on standard error what each step does")
 
     /// The options that take a value.
     static var valueOptions: [String] { all.filter { $0.value != nil }.map(\.name) }

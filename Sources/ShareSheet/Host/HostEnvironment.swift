@@ -9,9 +9,17 @@ public struct HostEnvironment: Sendable, Equatable {
     /// The variables, by name.
     public var variables: [String: String]
 
+    /// Where activities say what each step does (`share --verbose`); nil says nothing. Not part
+    /// of equality: two hosts with the same variables are the same host.
+    public var steps: StepLog?
+
     /// Makes an environment of exactly these variables.
     public init(variables: [String: String]) {
         self.variables = variables
+    }
+
+    public static func == (lhs: HostEnvironment, rhs: HostEnvironment) -> Bool {
+        lhs.variables == rhs.variables
     }
 
     /// The environment of this process: the default for sheets made without a host.

@@ -1,26 +1,42 @@
 import Foundation
 import ShareSheet
 
-/// The running activity's progress on standard error, in the style of curl and rsync: a bar,
-/// and for work counted in bytes (`Progress.kind == .file`) how much, how fast and how long is
-/// left ("  Mail  [#######-------] 35%  17.5 MB of 50.0 MB  4.2 MB/s  8 s left").
+/// Long work's progress on standard error, in the style of curl and rsync: a bar, and for work
+/// counted in bytes (`Progress.kind == .file`) how much, how fast and how long is left
+/// ("  Mail  [#######-------] 35%  17.5 MB of 50.0 MB  4.2 MB/s  8 s left"); for work counted in
+/// pages (`.page`) which page ("  Print  [###-----] 30%  page 12 of 40").
 ///
-/// Drawn only on a terminal, redrawn in place five times a second while the activity runs, and
-/// erased when it ends; nothing at all elsewhere (a pipe, a log).
+/// It follows whatever its source returns: the running activity's progress (Mail, AirDrop, Save
+/// to Photos, Print), or the message `share outbox flush` is sending, or the file `share
+/// receive` is receiving. Drawn only on a terminal, redrawn in place five times a second while
+/// there is something to show, and erased when it stops; nothing at all elsewhere (a pipe, a log).
 @MainActor
 public final class ActivityProgressLine {
-    private let running: () -> Activity?
+    /// What the line shows: a title and the progress it follows.
+    public typealias Source = () -> (title: String, progress: Progress)?
+
+    private let source: Source
     private let output: any TextOutput
     private let style: TerminalStyle
     private var timer: DispatchSourceTimer?
     private var drawn = false
     private var samples: [(time: Date, completed: Int64)] = []
+    /// The progress the samples are of: a new one (the next message, the next file) starts a
+    /// new rate.
+    private var sampled: ObjectIdentifier?
 
-    /// Follows the progress of the activity `running` returns (nil while none runs yet).
-    public init(running: @escaping () -> Activity?, output: any TextOutput, style: TerminalStyle) {
-        self.running = running
+    /// Follows what `source` returns (nil while there is nothing to show).
+    public init(source: @escaping Source, output: any TextOutput, style: TerminalStyle) {
+        self.source = source
         self.output = output
         self.style = style
+    }
+
+    /// Follows the progress of the activity `running` returns (nil while none runs yet).
+    public convenience init(running: @escaping () -> Activity?, output: any TextOutput, style: TerminalStyle) {
+        self.init(
+            source: { running().map { (title: $0.activityTitle ?? "Sharing", progress: $0.progress) } }, output: output,
+            style: style)
     }
 
     /// Starts drawing; does nothing where the output is not a terminal.
@@ -44,40 +60,63 @@ public final class ActivityProgressLine {
     }
 
     private func redraw() {
-        guard let activity = running() else { return }
-        let progress = activity.progress
-        guard progress.totalUnitCount > 0 else { return }
-        let title = activity.activityTitle ?? "Sharing"
-        let completed = progress.completedUnitCount
+        guard let (title, progress) = source() else { return }
+        let total = progress.totalUnitCount
+        guard total > 0 else { return }
+        let fraction = min(1, max(0, progress.fractionCompleted))
+        // Children (one per file) count in the fraction but not in completedUnitCount.
+        let completed = max(progress.completedUnitCount, Int64((fraction * Double(total)).rounded(.down)))
         let now = Date()
+        if sampled != ObjectIdentifier(progress) {
+            sampled = ObjectIdentifier(progress)
+            samples = []
+        }
         samples.append((now, completed))
         // The rate over the last three seconds: steady enough to read, quick to follow a change.
         samples.removeAll { now.timeIntervalSince($0.time) > 3 }
-        let fraction = min(1, max(0, progress.fractionCompleted))
-        let filled = Int((fraction * 20).rounded(.down))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
-        var line = "  " + title.truncated(to: 24) + "  [" + bar + "] " + String(Int((fraction * 100).rounded(.down))) + "%"
-        if progress.kind == .file {
-            line += "  " + Self.bytes(completed) + " of " + Self.bytes(progress.totalUnitCount)
-            if let first = samples.first, now.timeIntervalSince(first.time) > 0.5, completed > first.completed {
-                let rate = Double(completed - first.completed) / now.timeIntervalSince(first.time)
-                line += "  " + Self.bytes(Int64(rate)) + "/s"
-                let left = Double(progress.totalUnitCount - completed) / rate
-                if left.isFinite, left >= 0 { line += "  " + Self.duration(left) + " left" }
-            }
+        let rate = samples.first.flatMap { first -> Double? in
+            let span = now.timeIntervalSince(first.time)
+            return span > 0.5 && completed > first.completed ? Double(completed - first.completed) / span : nil
         }
+        let line = Self.line(title: title, kind: progress.kind, completed: completed, total: total, rate: rate)
         // Cut to the terminal's width first (a wrapped line cannot be redrawn in place), then
         // color the bar if it is still whole.
         var shown = line.truncated(to: style.width - 1)
-        if let range = shown.range(of: "[" + bar + "]") {
-            shown.replaceSubrange(range, with: "[" + style.green(bar) + "]")
+        if let range = shown.range(of: #"\[[#-]{20}\]"#, options: .regularExpression) {
+            let bar = shown[range].dropFirst().dropLast()
+            shown.replaceSubrange(range, with: "[" + style.green(String(bar)) + "]")
         }
         output.write("\r\u{1B}[K" + shown)
         drawn = true
     }
 
+    /// The uncolored line for `completed` of `total` units of `kind`, with `rate` units a second
+    /// when known: the bar and percentage, then bytes, rate and time left (`.file`) or the page
+    /// (`.page`).
+    public nonisolated static func line(title: String, kind: ProgressKind?, completed: Int64, total: Int64, rate: Double?) -> String {
+        let fraction = total > 0 ? min(1, max(0, Double(completed) / Double(total))) : 0
+        let filled = Int((fraction * 20).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
+        var line = "  " + title.truncated(to: 24) + "  [" + bar + "] " + String(Int((fraction * 100).rounded(.down))) + "%"
+        switch kind {
+        case .file?:
+            line += "  " + bytes(completed) + " of " + bytes(total)
+            if let rate, rate > 0 {
+                line += "  " + bytes(Int64(rate)) + "/s"
+                let left = Double(total - completed) / rate
+                if left.isFinite, left >= 0 { line += "  " + duration(left) + " left" }
+            }
+        case .page?:
+            // The page being drawn: one past those done, never past the last.
+            line += "  page \(min(total, completed + 1)) of \(total)"
+        default:
+            break
+        }
+        return line
+    }
+
     /// "17.5 MB", "812 kB", "96 B" (decimal units, as file managers show sizes).
-    public static func bytes(_ count: Int64) -> String {
+    public nonisolated static func bytes(_ count: Int64) -> String {
         let units = ["B", "kB", "MB", "GB", "TB"]
         var value = Double(count)
         var unit = 0
@@ -89,7 +128,7 @@ public final class ActivityProgressLine {
     }
 
     /// "8 s", "2 min 05 s", "1 h 04 min".
-    public static func duration(_ seconds: Double) -> String {
+    public nonisolated static func duration(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded(.up))
         if whole < 60 { return "\(whole) s" }
         if whole < 3600 { return "\(whole / 60) min " + String(format: "%02d", whole % 60) + " s" }
