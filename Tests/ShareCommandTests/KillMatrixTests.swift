@@ -181,7 +181,22 @@ struct KillMatrixTests {
                 try? FileManager.default.removeItem(at: documents.appendingPathComponent("long.pdf"))
             }
         }
-        // The next print (one page) removes the killed jobs' folders and leaves only its PDF.
+        // Killed while the finished PDF is copied into Documents: a shorter job (300 pages), so
+        // that moment comes soon; its temporary copy is the only file there until it is named.
+        let medium = home.root.appendingPathComponent("medium.txt")
+        var mediumLines = ""
+        for number in 1...(59 * 300) { mediumLines += "Line \(number) of a shorter text.\n" }
+        try mediumLines.write(to: medium, atomically: true, encoding: .utf8)
+        let copying = try await KillPoint.run(["--activity", "print", medium.path], home: home, extra: extra) { _, _ in
+            KillPoint.entries(documents).contains { $0.hasPrefix(".") }
+        }
+        if copying != .killed { print("kill matrix, print: copying into Documents: \(copying)") }
+        let left = KillPoint.entries(documents).filter { !$0.hasPrefix(".") }
+        #expect(left.isEmpty || left == ["medium.pdf"], "\(left)")
+        try? FileManager.default.removeItem(at: documents.appendingPathComponent("medium.pdf"))
+
+        // The next print (one page) removes the killed jobs' folders and temporary copies and
+        // leaves only its PDF.
         let short = home.root.appendingPathComponent("short.txt")
         try "One page.\n".write(to: short, atomically: true, encoding: .utf8)
         let next = try await Share.run(["--activity", "print", short.path], home: home, extra: extra)
