@@ -43,19 +43,23 @@ public enum AtomicFile {
 
     /// Removes the temporary files of `write` in `folder` whose writer is gone: a process killed
     /// mid-write (SIGKILL, a power cut) cannot remove its own, and without this they stayed
-    /// forever. A file whose PID is a running process is left alone, and so is any other name
-    /// (before #15 the names had no PID).
-    public static func removeAbandonedTemporaries(in folder: URL) {
+    /// forever. One whose PID no process has goes at once; one named before #15, without a PID
+    /// (`.NAME.UUID.tmp`), once untouched for 36 hours. A running writer's file stays.
+    public static func removeAbandonedTemporaries(in folder: URL, now: Date = Date()) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
             let parts = name.dropLast(".tmp".count).split(separator: ".")
-            guard parts.count >= 3, UUID(uuidString: String(parts[parts.count - 1])) != nil,
-                let pid = pid_t(parts[parts.count - 2]), pid > 0, kill(pid, 0) != 0, errno == ESRCH
-            else { continue }
+            guard parts.count >= 2, UUID(uuidString: String(parts[parts.count - 1])) != nil else { continue }
             let path = folder.appendingPathComponent(name).path
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else { continue }
-            unlink(path)
+            let abandoned: Bool
+            if parts.count >= 3, let pid = pid_t(parts[parts.count - 2]), pid > 0 {
+                abandoned = kill(pid, 0) != 0 && errno == ESRCH
+            } else {
+                abandoned = now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > 36 * 3600
+            }
+            if abandoned { unlink(path) }
         }
     }
 
