@@ -245,14 +245,18 @@ struct KillMatrixTests {
         let referenceBook = reference.home.appendingPathComponent("data/contacts/default")
         try FileManager.default.createDirectory(at: referenceBook, withIntermediateDirectories: true)
         try cards["ana.vcf"]!.write(to: referenceBook.appendingPathComponent("ana.vcf"), atomically: true, encoding: .utf8)
-        let began = Date()
-        let whole = try await Share.run(arguments, home: reference)
-        let duration = Date().timeIntervalSince(began)
-        #expect(whole.status == 0, "\(whole.standardError)")
+        // The shorter of two runs: the first one also fills caches (fonts, image loaders).
+        var duration = Double.infinity
+        for _ in 0..<2 {
+            let began = Date()
+            let whole = try await Share.run(arguments, home: reference)
+            duration = min(duration, Date().timeIntervalSince(began))
+            #expect(whole.status == 0, "\(whole.standardError)")
+        }
 
         let moments: [(String, (pid_t, Double) -> Bool)] = [
-            ("reading the image", { _, elapsed in elapsed >= duration * 0.3 }),
-            ("encoding the photo", { _, elapsed in elapsed >= duration * 0.7 }),
+            ("reading the image", { _, elapsed in elapsed >= duration * 0.2 }),
+            ("encoding the photo", { _, elapsed in elapsed >= duration * 0.5 }),
             // The card's new version exists only as a temporary file while it is written and flushed.
             ("writing the card", { _, _ in KillPoint.entries(book).contains { $0.hasSuffix(".tmp") } }),
         ]
