@@ -76,6 +76,31 @@ struct SystemTests {
         #expect(mode == 0o600)
     }
 
+    @Test("a write removes the temporary files of killed writers; a running writer's and other names stay")
+    func abandonedTemporaries() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A PID that no process has any more: a child that has ended and been reaped.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let dead = ".card.vcf.\(ended.processIdentifier).\(UUID().uuidString).tmp"
+        let running = ".card.vcf.\(getpid()).\(UUID().uuidString).tmp"
+        // Names from before #15 carry no PID: they go once untouched for 36 hours.
+        let withoutPID = ".card.vcf.\(UUID().uuidString).tmp"
+        let staleWithoutPID = ".old.vcf.\(UUID().uuidString).tmp"
+        let other = ".notes.tmp"
+        for name in [dead, running, withoutPID, staleWithoutPID, other] {
+            try Data("half".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-37 * 3600)], ofItemAtPath: folder.appendingPathComponent(staleWithoutPID).path)
+        try AtomicFile.write(Data("whole".utf8), to: folder.appendingPathComponent("card.vcf"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == [running, withoutPID, other, "card.vcf"].sorted())
+    }
+
     @Test("unused names count up and keep the extension")
     func unusedNames() throws {
         let folder = try temporaryFolder()

@@ -283,6 +283,7 @@ public struct PrintService: Sendable {
         } catch {
             throw ShareError(.ioError, "\(folder.path): cannot create the folder")
         }
+        AtomicFile.removeAbandonedTemporaries(in: folder)
         var saved: [URL] = []
         do {
             for document in documents {
@@ -310,7 +311,8 @@ public struct PrintService: Sendable {
     /// Copies `source` into `folder` under `name` (or `name 2.pdf`…), a block at a time, so a
     /// document of any size is never held whole.
     static func saveUnique(copying source: URL, name: String, in folder: URL) throws -> URL {
-        let temporary = folder.appendingPathComponent(".\(UUID().uuidString).pdf.tmp")
+        // AtomicFile's pattern (.NAME.PID.UUID.tmp), so a copy killed midway goes at the next save.
+        let temporary = folder.appendingPathComponent(".sharesheet-print.\(getpid()).\(UUID().uuidString).tmp")
         try copy(source, to: temporary)
         defer { unlink(temporary.path) }
         let base = (name as NSString).deletingPathExtension
