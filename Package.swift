@@ -249,7 +249,6 @@ let package = Package(
     ]
 )
 
-
 // Fuzz targets (README, "Fuzzing"): plain programs that replay inputs in a normal build; `make
 // fuzz` builds them with -DFUZZING and libFuzzer into .build-fuzz and runs each on a copy of its
 // corpus in Tests/Fuzz/corpus.
