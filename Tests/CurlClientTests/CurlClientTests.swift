@@ -34,6 +34,16 @@ struct CurlClientTests {
         }
     }
 
+    @Test("cancelling the task of an async send stops its transfer on its own thread: CancellationError")
+    func taskCancelled() async throws {
+        let socket = try LoopbackSocket(listening: true)
+        defer { socket.close() }
+        let transfer = CurlTransfer(url: "http://127.0.0.1:\(socket.port)/", connectTimeout: 10)
+        let task = Task { try await CurlClient.send(transfer) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
     @Test("a form whose file cannot be read fails before sending, naming the file")
     func unreadableFormFile() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString).png")
