@@ -131,8 +131,8 @@ public struct SocialComposer: Sendable {
 
     /// Posts `post`: through the API with an account, else through the web share page.
     /// - Returns: the addresses of what was posted (or of the share page that was opened).
-    /// - Throws: a `ShareError` a person can act on: `.unavailable` (69) for a refused token or
-    ///   no way to post, `.temporaryFailure` (75) for a rate limit or the network, `.badData`
+    /// - Throws: a `ShareError` a person can act on: `.configuration` (78) for a refused token,
+    ///   `.unavailable` (69) for no way to post, `.temporaryFailure` (75) for a rate limit or the network, `.badData`
     ///   (65) for text over the limit or files the service does not take.
     public func post(_ post: SocialPost, progress: Progress = Progress(totalUnitCount: 1)) async throws -> [URL] {
         if post.text.isEmpty, post.attachments.isEmpty {

@@ -50,7 +50,7 @@ struct ContractTests {
         let sandbox = try Sandbox()
         let composer = try composer(.twitter, server: server, token: "expired", sandbox: sandbox)
         let error = try await #require(throws: ShareError.self) { try await composer.post(SocialPost(text: "hi")) }
-        #expect(error.kind == .unavailable)
+        #expect(error.kind == .configuration)
         #expect(error.message.contains("run share accounts add twitter"))
     }
 
@@ -145,6 +145,7 @@ struct ContractTests {
         let composer = try composer(.facebook, server: server, token: "expired", apiPath: "/v21.0", sandbox: sandbox)
         let error = try await #require(throws: ShareError.self) { try await composer.post(SocialPost(text: "hi")) }
         #expect(error.message.contains("run share accounts add facebook"))
+        #expect(error.kind == .configuration, "a refused token exits 78")
     }
 
     @Test("Facebook: without an account only a link can go, through the sharer")
@@ -187,6 +188,7 @@ struct ContractTests {
         let expired = try composer(.weibo, server: server, token: "expired", sandbox: sandbox)
         let error = try await #require(throws: ShareError.self) { try await expired.post(SocialPost(text: "a https://e.x")) }
         #expect(error.message.contains("run share accounts add weibo"))
+        #expect(error.kind == .configuration, "a refused token exits 78")
         let good = try composer(.weibo, server: server, token: "ok", sandbox: sandbox)
         let refused = try await #require(throws: ShareError.self) { try await good.post(SocialPost(text: "no link")) }
         #expect(refused.message.contains("text not find domain! (10017)"))
@@ -225,6 +227,7 @@ struct ContractTests {
         let expired = try composer(.flickr, server: server, token: "k:s:expired:t", sandbox: sandbox)
         let refused = try await #require(throws: ShareError.self) { try await expired.post(post) }
         #expect(refused.message.contains("run share accounts add flickr"))
+        #expect(refused.kind == .configuration, "a refused token exits 78")
     }
 
     @Test("Flickr and Vimeo without an account are unavailable, with the reason")

@@ -94,7 +94,7 @@ struct MastodonTests {
         let error = try await #require(throws: ShareError.self) {
             try await composer.post(SocialPost(text: "Never posted"))
         }
-        #expect(error.kind == .unavailable)
+        #expect(error.kind == .configuration)
         #expect(error.message.contains("run share accounts add mastodon"))
         #expect(!error.message.contains("revoked-token"))
         #expect(try await server.statuses().isEmpty)

@@ -67,8 +67,9 @@ struct ServiceSession: Sendable {
             case .success:
                 return response
             case .tokenRefused:
+                // The fix is in the configuration (a new token), so it exits 78 (EX_CONFIG).
                 throw ShareError(
-                    .unavailable,
+                    .configuration,
                     "\(service): \(service.displayName) refused the account's token (expired or revoked): "
                         + "run share accounts add \(service)")
             case .rateLimited(let retryAfter):
