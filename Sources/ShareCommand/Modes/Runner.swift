@@ -75,7 +75,11 @@ struct Runner {
         case .explain:
             return explain(chosen!, sheet: controller.sheet, items: items)
         case .activity:
-            return try await perform(chosen!, controller: controller)
+            return try await perform(chosen!, controller: controller) { asked in
+                var presets = invocation.presets
+                presets.settings += asked
+                return try host.controller(for: items, presets: presets, excluding: invocation.exclusions)
+            }
         default:
             return try await showSheet(controller)
         }
@@ -229,7 +233,13 @@ struct Runner {
 
     // MARK: --activity
 
-    private func perform(_ type: ActivityType, controller: ActivityViewController) async throws -> Termination {
+    /// - Parameter remake: a controller for the same items with more settings, for a share
+    ///   tried again with what a person was asked for after the activity ran.
+    private func perform(
+        _ type: ActivityType, controller first: ActivityViewController,
+        remake: ([(key: String, value: String)]) throws -> ActivityViewController
+    ) async throws -> Termination {
+        var controller = first
         let sheet = controller.sheet
         if let why = host.unavailableReason(type, on: sheet) {
             throw ShareError(.unavailable, "\(host.names.name(of: type)) is not available: \(reason(why))")
@@ -239,13 +249,26 @@ struct Runner {
             // A person is there: what the activity still needs (which application, say) is
             // asked (on standard error under --json) instead of ending with "set it with --set".
             // Ctrl-C is caught by `present`, which first lets a running activity keep its work.
-            let presenter = terminalPresenter(pick: type, catchesInterrupts: false)
-            let (outcome, kept) = await present(controller, with: presenter)
-            let activity = host.activity(type, on: sheet)
-            warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
-            sayKept(kept)
-            return report(
-                host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
+            // What only the receiver can say it needs (a PIN) is asked when it says so, and the
+            // share is tried again with it, up to three times.
+            var asked: [(key: String, value: String)] = []
+            while true {
+                let presenter = terminalPresenter(pick: type, catchesInterrupts: false)
+                let (outcome, kept) = await present(controller, with: presenter)
+                let activity = host.activity(type, on: controller.sheet)
+                if kept == nil, asked.count < 3, let error = outcome.error as? ShareError, let field = error.field,
+                    let value = try askAgain(for: field, after: error, interface: presenter.shownInterface)
+                {
+                    asked.removeAll { $0.key == field }
+                    asked.append((key: field, value: value))
+                    controller = try remake(asked)
+                    continue
+                }
+                warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
+                sayKept(kept)
+                return report(
+                    host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
+            }
         }
         let presenter = ScriptedProgressPresenter(
             pick: type, progressOutput: context.standardErrorIsTerminal && !invocation.quiet ? context.standardError : nil,
@@ -255,6 +278,22 @@ struct Runner {
         warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
         sayKept(kept)
         return report(host.result(of: outcome, activity: activity))
+    }
+
+    /// Asks on the terminal for the value of `field`, which the activity found missing or wrong
+    /// while it ran (`error` says so); typed without echo, like a password. Nil when nothing is
+    /// typed (the share then ends with the error).
+    private func askAgain(for field: String, after error: ShareError, interface: ActivityInterface?) throws -> String? {
+        let label = interface?.fields.first { $0.id == field }?.label ?? field
+        // The sentence without its advice for scripts ("give it with --set pin=…"): here it is asked.
+        let said = error.message.range(of: " (give it with").map { String(error.message[..<$0.lowerBound]) } ?? error.message
+        context.standardError.write("\(said)\n")
+        defer { context.standardError.write("\n") }
+        let typed = try TerminalLine.read(descriptor: context.standardInputDescriptor, echo: false) {
+            context.standardError.write("\(label) (Enter to give up): ")
+        }
+        guard let typed, !typed.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return typed.trimmingCharacters(in: .whitespaces)
     }
 
     /// After Ctrl-C: where the activity kept its work and the command that finishes it

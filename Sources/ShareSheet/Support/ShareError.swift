@@ -31,12 +31,17 @@ public struct ShareError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// The one command or configuration key that fixes it, when there is one.
     public var hint: String?
+    /// The interface field whose value only a person can give and that the activity found
+    /// missing or wrong only while it ran (the PIN a LocalSend receiver asks for): a front end
+    /// with a person at it may ask for it and share again with it set.
+    public var field: String?
 
     /// Makes an error of the given kind.
-    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+    public init(_ kind: Kind, _ message: String, hint: String? = nil, field: String? = nil) {
         self.kind = kind
         self.message = message
         self.hint = hint
+        self.field = field
     }
 
     public var description: String { message }

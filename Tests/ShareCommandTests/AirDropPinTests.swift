@@ -1,0 +1,51 @@
+import Foundation
+import LocalTestSupport
+import Testing
+
+/// AirDrop on a terminal asks for the PIN only when the receiver asks for one: a LocalSend
+/// receiver with a PIN (localsendd, in a network namespace of its own) answers 401, the command
+/// asks without echo, and the share goes again with what was typed.
+@Suite("AirDrop on a terminal: the PIN when the receiver asks", .serialized)
+final class AirDropPinTests {
+    let folder: URL
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    init() throws {
+        folder = try ShareBinary.makeFolder()
+    }
+
+    @Test func aWrongPinIsAskedAgainAndTheRightOneSends() async throws {
+        let pair = try NetworkPair()
+        defer { pair.remove() }
+        let peer = try LocalSendPeer(namespace: pair.theirs, home: folder.appendingPathComponent("peer"), pin: "4321")
+        defer { peer.stop() }
+        try Data("see you at 6\n".utf8).write(to: folder.appendingPathComponent("note.txt"))
+
+        let binary = try #require(ShareBinary.url)
+        let environment = NamespacedProcess.environment(home: folder.appendingPathComponent("us"))
+            .merging(["TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
+        let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }
+        let command =
+            "cd \(ShareBinary.shellQuoted(folder.path)) && /usr/sbin/ip netns exec \(pair.ours) /usr/bin/env -i "
+            + assignments.joined(separator: " ")
+            + " \(ShareBinary.shellQuoted(binary.path)) --activity airdrop --to \(peer.fingerprint) note.txt; "
+            + "echo \"EXIT=$?\"; sleep 60"
+        let terminal = TmuxTerminal()
+        defer { terminal.stop() }
+        try terminal.start(command)
+
+        #expect(try await terminal.waitFor("asks for a PIN"))
+        #expect(try await terminal.waitFor("PIN (Enter to give up):"))
+        try terminal.type("0000")
+        #expect(try await terminal.waitFor("did not accept the PIN"))
+        try terminal.type("4321")
+        #expect(try await terminal.waitFor("EXIT=0"))
+        let screen = try terminal.screen()
+        #expect(!screen.contains("0000") && !screen.contains("4321"), "a PIN is not echoed:\n\(screen)")
+        #expect(!screen.contains("--set pin"), "on a terminal the PIN is asked, not explained:\n\(screen)")
+        #expect(peer.receivedFiles() == ["note.txt"], "\(peer.process.output)")
+    }
+}
