@@ -40,6 +40,9 @@ public final class TerminalPresenter: Presenter {
     public internal(set) var interruptedActivity: InterruptibleActivity?
     /// The interface the picked activity showed, if any.
     public private(set) var shownInterface: ActivityInterface?
+    /// The values the person gave in that interface, once the activity took them: a share
+    /// tried again (with a PIN the receiver asked for, say) starts from them.
+    public private(set) var submittedValues: InterfaceValues = [:]
 
     private var conversation: Task<Void, Never>?
     private var promptIsOpen = false
@@ -323,7 +326,10 @@ public final class TerminalPresenter: Presenter {
             }
             guard isCurrent(id) else { return }
             let problems = controller.submitInterface(values)
-            if problems.isEmpty { return }
+            if problems.isEmpty {
+                submittedValues = values
+                return
+            }
             for field in interface.fields {
                 if let problem = problems[field.id] { output.write(InterfaceScreen.problemLine(problem, style: style)) }
             }

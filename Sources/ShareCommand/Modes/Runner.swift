@@ -81,7 +81,11 @@ struct Runner {
                 return try host.controller(for: items, presets: presets, excluding: invocation.exclusions)
             }
         default:
-            return try await showSheet(controller)
+            return try await showSheet(controller) { asked in
+                var presets = invocation.presets
+                presets.settings += asked
+                return try host.controller(for: items, presets: presets, excluding: invocation.exclusions)
+            }
         }
     }
 
@@ -235,8 +239,9 @@ struct Runner {
 
     /// - Parameter remake: a controller for the same items with more settings, for a share
     ///   tried again with what a person was asked for after the activity ran.
+    ///   - asked: settings already asked for (from the sheet, before it was tried again).
     private func perform(
-        _ type: ActivityType, controller first: ActivityViewController,
+        _ type: ActivityType, controller first: ActivityViewController, asked alreadyAsked: [(key: String, value: String)] = [],
         remake: ([(key: String, value: String)]) throws -> ActivityViewController
     ) async throws -> Termination {
         var controller = first
@@ -251,14 +256,16 @@ struct Runner {
             // Ctrl-C is caught by `present`, which first lets a running activity keep its work.
             // What only the receiver can say it needs (a PIN) is asked when it says so, and the
             // share is tried again with it, up to three times.
-            var asked: [(key: String, value: String)] = []
+            var asked = alreadyAsked
+            var tries = 0
             while true {
                 let presenter = terminalPresenter(pick: type, catchesInterrupts: false)
                 let (outcome, kept) = await present(controller, with: presenter)
                 let activity = host.activity(type, on: controller.sheet)
-                if kept == nil, asked.count < 3, let error = outcome.error as? ShareError, let field = error.field,
+                if kept == nil, tries < 3, let error = outcome.error as? ShareError, let field = error.field,
                     let value = try askAgain(for: field, after: error, interface: presenter.shownInterface)
                 {
+                    tries += 1
                     asked.removeAll { $0.key == field }
                     asked.append((key: field, value: value))
                     controller = try remake(asked)
@@ -327,7 +334,9 @@ struct Runner {
         }
     }
 
-    private func showSheet(_ controller: ActivityViewController) async throws -> Termination {
+    private func showSheet(
+        _ controller: ActivityViewController, remake: ([(key: String, value: String)]) throws -> ActivityViewController
+    ) async throws -> Termination {
         if SheetScreen.pickable(controller.sheet).isEmpty {
             let reasons = Set(controller.sheet.unavailable.map { reason($0.reason) })
             let why =
@@ -354,8 +363,20 @@ struct Runner {
         let outcome = await controller.waitForCompletion()
         if presenter.wasInterrupted { await controller.waitForProvidersToStop() }
         let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
+        let kept = await presenter.interruptedActivity?.keptWork()
+        // The receiver asked for what only a person can give (a PIN): asked here, and the picked
+        // activity goes again with it and with what was answered in the sheet.
+        if kept == nil, !presenter.wasInterrupted, let type = outcome.activityType, let error = outcome.error as? ShareError,
+            let field = error.field, let value = try askAgain(for: field, after: error, interface: presenter.shownInterface)
+        {
+            var asked = presenter.submittedValues.compactMap { key, value in
+                key == field || value.isEmpty ? nil : (key: key, value: value.text)
+            }
+            asked.append((key: field, value: value))
+            return try await perform(type, controller: try remake(asked), asked: asked, remake: remake)
+        }
         warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
-        sayKept(await presenter.interruptedActivity?.keptWork())
+        sayKept(kept)
         return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
     }
 
