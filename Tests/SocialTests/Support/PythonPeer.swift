@@ -18,31 +18,21 @@ final class PythonPeer: @unchecked Sendable {
         var description: String
     }
 
-    /// Every peer starts with this: SIGTERM unblocked (the test runner's threads block it, and
-    /// children inherit the mask), and an exit as soon as standard input closes.
-    static let prelude = #"""
-        import os, signal, sys, threading
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        _cleanups = []
-        def _exit_with_parent():
-            sys.stdin.buffer.read()
-            for cleanup in _cleanups:
-                try:
-                    cleanup()
-                except Exception:
-                    pass
-            os._exit(0)
-        threading.Thread(target=_exit_with_parent, daemon=True).start()
+    /// `Tests/Fixtures/social/` in this repository.
+    static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/social")
 
-        """#
-
-    /// Starts `script` (after the prelude) with `arguments`; the script prints its port first.
-    init(script: String, arguments: [String] = [], environment: [String: String] = [:], printsPort: Bool = true) throws {
+    /// Starts `Tests/Fixtures/social/NAME.py` after `prelude.py` there (SIGTERM unblocked, an
+    /// exit when standard input closes) with `arguments`; the script prints its port first.
+    init(fixture: String, arguments: [String] = [], environment: [String: String] = [:], printsPort: Bool = true) throws {
+        let prelude = try String(contentsOf: Self.fixtures.appendingPathComponent("prelude.py"), encoding: .utf8)
+        let script = try String(contentsOf: Self.fixtures.appendingPathComponent(fixture + ".py"), encoding: .utf8)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("social-peer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.prelude + script] + arguments
+        process.arguments = ["python3", "-c", prelude + "\n" + script] + arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         process.environment = env
