@@ -61,9 +61,7 @@ public final class SMTPPeer: Sendable {
     public init(options: Options = Options(), in parent: URL, namespace: String? = nil) throws {
         folder = parent.appendingPathComponent("smtp-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let script = folder.appendingPathComponent("peer.py")
-        try Self.script.write(to: script, atomically: true, encoding: .utf8)
-        var arguments = [script.path, folder.path]
+        var arguments = [Fixture.path("smtp-peer.py"), folder.path]
         if let tls = options.tls { arguments += ["--tls", tls.certificate.path, tls.key.path] }
         if let login = options.login { arguments += ["--login", login.user, login.password] }
         if options.hangInData { arguments += ["--hang"] }
@@ -128,80 +126,6 @@ public final class SMTPPeer: Sendable {
 
     /// True once the server has started receiving a DATA section (hang and stall modes).
     public var dataStarted: Bool { FileManager.default.fileExists(atPath: folder.appendingPathComponent("data-started").path) }
-
-    private static let script = #"""
-    import asyncio, json, os, signal, ssl, sys
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-    from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
-
-    folder = sys.argv[1]
-    args = sys.argv[2:]
-    tls = login = None
-    hang = stall = False
-    while args:
-        if args[0] == '--tls':
-            tls = (args[1], args[2]); args = args[3:]
-        elif args[0] == '--login':
-            login = (args[1].encode(), args[2].encode()); args = args[3:]
-        elif args[0] == '--hang':
-            hang = True; args = args[1:]
-        elif args[0] == '--stall':
-            stall = True; args = args[1:]
-        else:
-            sys.exit('unknown argument ' + args[0])
-
-    count = 0
-    class Handler:
-        async def handle_DATA(self, server, session, envelope):
-            global count
-            if hang:
-                open(os.path.join(folder, 'data-started'), 'w').close()
-                await asyncio.sleep(3600)
-            count += 1
-            path = os.path.join(folder, str(count))
-            with open(path + '.json.tmp', 'w') as f:
-                json.dump({'from': envelope.mail_from, 'to': envelope.rcpt_tos}, f)
-            with open(path + '.eml.tmp', 'wb') as f:
-                f.write(envelope.original_content)
-            os.rename(path + '.json.tmp', path + '.json')
-            os.rename(path + '.eml.tmp', path + '.eml')
-            return '250 Message accepted'
-
-    def authenticator(server, session, envelope, mechanism, auth_data):
-        ok = isinstance(auth_data, LoginPassword) and (auth_data.login, auth_data.password) == login
-        return AuthResult(success=ok, handled=False)
-
-    class StallingSMTP(SMTP):
-        async def smtp_DATA(self, arg):
-            await self.push('354 End data with <CR><LF>.<CR><LF>')
-            self.transport.pause_reading()
-            open(os.path.join(folder, 'data-started'), 'w').close()
-            await asyncio.sleep(3600)
-
-    def factory():
-        # A 50 MB attachment is about 68 MB as base64: well above aiosmtpd's 32 MiB default.
-        kwargs = dict(hostname='localhost', decode_data=False, data_size_limit=256 * 1024 * 1024)
-        if tls:
-            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-            context.load_cert_chain(tls[0], tls[1])
-            kwargs.update(tls_context=context, require_starttls=True)
-        if login:
-            kwargs.update(authenticator=authenticator, auth_required=True, auth_require_tls=bool(tls))
-        return (StallingSMTP if stall else SMTP)(Handler(), **kwargs)
-
-    async def main():
-        loop = asyncio.get_running_loop()
-        server = await loop.create_server(factory, '127.0.0.1', 0)
-        print('PORT', server.sockets[0].getsockname()[1], flush=True)
-        done = loop.create_future()
-        def readable():
-            if not os.read(0, 4096) and not done.done():
-                done.set_result(None)
-        loop.add_reader(0, readable)
-        await done
-        server.close()
-    asyncio.run(main())
-    """#
 }
 
 /// Python's `email` package, an independent parser, reading a received message (an ``SMTPPeer``'s
@@ -232,44 +156,21 @@ public enum PythonEmail {
         public var parts: [Part]
     }
 
-    private static let script = #"""
-    import hashlib, json, sys
-    from email import policy
-    from email.parser import BytesParser
-    from email.utils import getaddresses
-    with open(sys.argv[1], 'rb') as f:
-        message = BytesParser(policy=policy.default).parse(f)
-    def names(field):
-        return [f'{n} <{a}>' if n else a for n, a in getaddresses([str(v) for v in message.get_all(field, [])])]
-    parts = []
-    defects = [type(d).__name__ for d in message.defects]
-    for part in message.walk():
-        defects += [type(d).__name__ for d in part.defects]
-        if part.is_multipart():
-            continue
-        payload = part.get_payload(decode=True) or b''
-        text = None
-        if part.get_content_maintype() == 'text':
-            text = part.get_content()
-        parts.append({'contentType': part.get_content_type(), 'filename': part.get_filename(),
-                      'disposition': part.get_content_disposition(),
-                      'sha256': hashlib.sha256(payload).hexdigest(), 'size': len(payload), 'text': text})
-    headers = {}
-    for key, value in message.items():
-        headers.setdefault(key.lower(), []).append(str(value))
-    print(json.dumps({'headers': headers, 'subject': str(message['subject'] or ''), 'from': names('from'),
-                      'to': names('to'), 'cc': names('cc'), 'defects': defects,
-                      'contentType': message.get_content_type(), 'parts': parts}))
-    """#
-
     /// Parses `message` with Python's `email` package.
     /// - Throws: ``PeerError`` when Python cannot read it.
     public static func parse(_ message: URL) throws -> Parsed {
-        let script = message.deletingLastPathComponent().appendingPathComponent("parse-\(UUID().uuidString.prefix(6)).py")
-        try Self.script.write(to: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: script) }
-        let output = try Command.run(SMTPPeer.python, [script.path, message.path])
+        let output = try Command.run(SMTPPeer.python, [Fixture.path("parse-email.py"), message.path])
         guard output.status == 0 else { throw PeerError("python email parse failed: \(output.standardError)") }
         return try JSONDecoder().decode(Parsed.self, from: Data(output.standardOutput.utf8))
     }
+}
+
+/// The files in `Tests/Fixtures` of this repository: the Python programs the tests run.
+public enum Fixture {
+    /// The folder.
+    public static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// The path of the fixture `name` (`smtp-peer.py`, say).
+    public static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 }
