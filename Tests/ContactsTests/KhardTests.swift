@@ -6,27 +6,10 @@ import Testing
 /// khard (the Debian package) reading the folder after `share` set photos in it.
 @Suite("khard lists the contacts and reads their photos", .serialized)
 struct KhardTests {
-    /// Loads the address books of a khard configuration with khard's own code and prints, per
-    /// contact, what khard (through vobject) read from the PHOTO property.
-    static let reader = """
-        import base64, json, sys
-        from khard.config import Config
-        config = Config(sys.argv[1])
-        config.init_address_books()
-        contacts = []
-        for book in config.abooks:
-            book.load()
-            for uid, contact in book.contacts.items():
-                photo = getattr(contact.vcard, "photo", None)
-                value = photo.value if photo is not None else None
-                contacts.append({
-                    "uid": uid, "name": contact.formatted_name, "version": contact.version,
-                    "file": contact.filename,
-                    "photoBytes": base64.b64encode(value).decode() if isinstance(value, bytes) else None,
-                    "photoText": value if isinstance(value, str) else None,
-                })
-        print(json.dumps(contacts))
-        """
+    /// `Tests/Fixtures/khard-reader.py`: khard's own code reading the folder, printing per contact
+    /// what it read from the PHOTO property, as JSON.
+    static let reader = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/khard-reader.py")
 
     struct KhardContact: Decodable {
         var uid: String
@@ -86,9 +69,7 @@ struct KhardTests {
         #expect(rows == ["rich-3\tZoë Ångström\ttest", "plain-4\tBo Chen\ttest", "\(newUID)\tCy Twombly\ttest"], "\(list)")
 
         let python = try Self.khardPython(khard)
-        let script = folder.path("read.py")
-        try Data(Self.reader.utf8).write(to: script)
-        let read = try await Tools.run(python, [script.path, configuration.path], environment: environment)
+        let read = try await Tools.run(python, [Self.reader.path, configuration.path], environment: environment)
         #expect(read.status == 0, "\(read)")
         let contacts = try JSONDecoder().decode([KhardContact].self, from: Data(read.standardOutput.utf8))
         #expect(contacts.count == 3)

@@ -13,23 +13,9 @@ public final class NamespacedProcess: @unchecked Sendable {
     /// The file its standard output and standard error go to.
     public let log: URL
 
-    private static let watchdog = """
-        import os, signal, subprocess, sys
-        unblock = lambda: signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-        unblock()
-        # SIGTERM ends the read below, so the program's group is killed in `finally`.
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        # Its own process group, so whatever it starts (wrappers, children) goes with it.
-        child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, preexec_fn=unblock, start_new_session=True)
-        try:
-            sys.stdin.buffer.read()
-        finally:
-            try:
-                os.killpg(child.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            child.wait()
-        """
+    /// `Tests/Fixtures/watchdog.py`: the program in a group of its own, killed with it when our
+    /// end of its standard input closes.
+    private static let watchdog = Fixture.path("watchdog.py")
 
     /// Starts `command` (a program's path and its arguments) in `namespace` with exactly
     /// `environment`, its output going to `log`.
@@ -39,7 +25,7 @@ public final class NamespacedProcess: @unchecked Sendable {
         let logHandle = try FileHandle(forWritingTo: log)
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
         process.arguments = ["netns", "exec", namespace, "/usr/bin/env", "-i"]
-            + environment.map { "\($0.key)=\($0.value)" } + [LocalSendPeer.python, "-c", Self.watchdog] + command
+            + environment.map { "\($0.key)=\($0.value)" } + [LocalSendPeer.python, Self.watchdog] + command
         process.standardInput = input
         process.standardOutput = logHandle
         process.standardError = logHandle

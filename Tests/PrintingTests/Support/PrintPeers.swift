@@ -46,7 +46,6 @@ final class PrintPeers: @unchecked Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root)
         try FileManager.default.createDirectory(atPath: "\(root)/cups/tmp", withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: "\(root)/cups/tmp")
-        try Self.supervisorScript.write(toFile: "\(root)/supervise.py", atomically: true, encoding: .utf8)
 
         let busConfig = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -171,7 +170,7 @@ final class PrintPeers: @unchecked Sendable {
     private func launch(_ name: String, _ command: [String], environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [folder.file("supervise.py").path] + command
+        process.arguments = [Self.supervisor] + command
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdin = Pipe()
         process.standardInput = stdin
@@ -247,44 +246,9 @@ final class PrintPeers: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private static let supervisorScript = #"""
-        # Runs one test peer in its own process group; stops the group on SIGTERM or when
-        # standard input closes.
-        import os, signal, sys, threading, time
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-        child = os.fork()
-        if child == 0:
-            os.setpgid(0, 0)
-            os.execvp(sys.argv[1], sys.argv[1:])
-        stopping = threading.Event()
-        def stop_group(*_):
-            if stopping.is_set():
-                return
-            stopping.set()
-            try:
-                os.killpg(child, signal.SIGTERM)
-            except ProcessLookupError:
-                return
-            for _ in range(40):
-                time.sleep(0.05)
-                try:
-                    if os.waitpid(child, os.WNOHANG)[0] != 0:
-                        break
-                except ChildProcessError:
-                    break
-            try:
-                os.killpg(child, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        def watch_stdin():
-            sys.stdin.buffer.read()
-            stop_group()
-            os._exit(0)
-        signal.signal(signal.SIGTERM, lambda *_: (stop_group(), os._exit(0)))
-        threading.Thread(target=watch_stdin, daemon=True).start()
-        try:
-            os.waitpid(child, 0)
-        except ChildProcessError:
-            pass
-        """#
+    /// `Tests/Fixtures/supervise.py`: runs one peer in its own process group and stops the group
+    /// on SIGTERM or when standard input closes.
+    static let supervisor = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/supervise.py").path
 }
