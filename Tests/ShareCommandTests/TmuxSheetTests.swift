@@ -22,26 +22,9 @@ final class TmuxSheetTests {
         try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
     }
 
-    /// Runs tmux and returns what it printed. Spawned and reaped by PID (Foundation's `Process`
-    /// monitor loses the exit of a client whose server lives on), output through a file (the
-    /// server that `new-session` starts keeps the client's descriptors, so a pipe never ends).
+    /// Runs tmux (the runner the other terminal tests use).
     @discardableResult
-    static func tmux(_ arguments: [String]) throws -> String {
-        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputURL) }
-        let output = open(outputURL.path, O_WRONLY | O_CLOEXEC)
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        defer {
-            close(output)
-            close(null)
-        }
-        let pid = try Spawn.start(
-            "/usr/bin/tmux", arguments, environment: ProcessInfo.processInfo.environment, input: null, output: output,
-            error: null)
-        _ = Spawn.waitBlocking(pid)
-        return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
-    }
+    static func tmux(_ arguments: [String]) throws -> String { try TmuxTerminal.run(arguments) }
 
     private func screen() throws -> String { try Self.tmux(["-L", socket, "capture-pane", "-p", "-t", "sheet", "-S", "-60"]) }
 

@@ -8,10 +8,15 @@ import Testing
 final class TmuxTerminal {
     let socket = "share-tests-\(UUID().uuidString.prefix(8))"
 
-    /// Runs tmux and returns what it printed. Spawned and reaped by PID, output through a file
-    /// (the server that `new-session` starts keeps the client's descriptors, so a pipe never ends).
+    /// Runs tmux on this terminal's server and returns what it printed.
     @discardableResult
-    func tmux(_ arguments: [String]) throws -> String {
+    func tmux(_ arguments: [String]) throws -> String { try Self.run(["-L", socket] + arguments) }
+
+    /// Runs tmux and returns what it printed. Spawned and reaped by PID (Foundation's `Process`
+    /// monitor loses the exit of a client whose server lives on), output through a file (the
+    /// server that `new-session` starts keeps the client's descriptors, so a pipe never ends).
+    @discardableResult
+    static func run(_ arguments: [String]) throws -> String {
         let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: outputURL) }
@@ -22,7 +27,7 @@ final class TmuxTerminal {
             close(null)
         }
         let pid = try Spawn.start(
-            "/usr/bin/tmux", ["-L", socket] + arguments, environment: ProcessInfo.processInfo.environment, input: null,
+            "/usr/bin/tmux", arguments, environment: ProcessInfo.processInfo.environment, input: null,
             output: output, error: null)
         _ = Spawn.waitBlocking(pid)
         return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
