@@ -191,6 +191,21 @@ struct FormatTests {
         #expect(NetscapeBookmarks.date(fromAddDate: "1700000000123456") == Date(timeIntervalSince1970: 1_700_000_000.123456))
     }
 
+    /// Found by `fuzz-bookmarks` in CI (Tests/Fuzz/corpus/bookmarks/tiny-add-date.html): an
+    /// ADD_DATE of `1e-300` was taken, kept as second 0, exported as `ADD_DATE="0"`, and read
+    /// back as no date at all (so, today).
+    @Test("an ADD_DATE under one second is no date, so the export reads back the same")
+    func tinyAddDate() throws {
+        for date in ["1e-300", "0.5", "0", "-3"] {
+            #expect(NetscapeBookmarks.date(fromAddDate: date) == nil, "\(date)")
+        }
+        #expect(NetscapeBookmarks.date(fromAddDate: "1") == Date(timeIntervalSince1970: 1))
+        let html = "<!DOCTYPE NETSCAPE-Bookmark-file-1><DT><A HREF=\"https://example.com/\" ADD_DATE=\"1e-300\">x</A>"
+        #expect(try NetscapeBookmarks.parse(html, name: "tiny.html").first?.dateAdded == nil)
+        let read = try ReadingListFile.read(Data(html.utf8), name: "tiny.html", format: .html)
+        #expect(!NetscapeBookmarks.export(read.items).contains("ADD_DATE=\"0\""))
+    }
+
     @Test("entities decode, and text escapes for HTML")
     func escaping() {
         #expect(NetscapeBookmarks.escapeText("a & b < c > d \"e\"") == "a &amp; b &lt; c &gt; d \"e\"")

@@ -83,9 +83,11 @@ public enum NetscapeBookmarks {
     }
 
     /// `ADD_DATE` in seconds since 1970; some exporters write milliseconds or microseconds. Nil
-    /// past `Date.distantFuture`: the store and the export keep whole seconds in an `Int`.
+    /// past `Date.distantFuture`: the store and the export keep whole seconds in an `Int`. Nil
+    /// before the first second too: `0` means "no date", and a fraction of a second would be
+    /// kept as `0`, which would read back as no date.
     static func date(fromAddDate text: String) -> Date? {
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value > 0 else { return nil }
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value >= 1 else { return nil }
         let seconds: Double
         switch value {
         case 1e14...: seconds = value / 1e6
