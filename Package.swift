@@ -187,11 +187,12 @@ let package = Package(
             ]),
 
         .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
-        .testTarget(name: "PrintingTests", dependencies: ["Printing", "ShareSheet", "ShareSheetSystem", "CCairo", "share"]),
-        .testTarget(name: "OpenInTests", dependencies: ["OpenIn", "ShareSheet", "ShareSheetSystem", "share"]),
+        .testTarget(
+            name: "PrintingTests", dependencies: ["Printing", "ShareSheet", "ShareSheetSystem", "CCairo", "LocalTestSupport", "share"]),
+        .testTarget(name: "OpenInTests", dependencies: ["OpenIn", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
         .testTarget(name: "NearbyTests", dependencies: ["Nearby", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
-        // What the Pasteboard and PhotoLibrary tests share: a temporary home, running `share`,
-        // spawning and reaping helper programs by PID.
+        // What every test target that touches files or processes shares: temporary folders and
+        // homes, running `share` and other programs, reaping them by PID, and the test peers.
         .target(name: "LocalTestSupport", path: "Tests/LocalTestSupport"),
         .testTarget(
             name: "PasteboardTests",
@@ -204,11 +205,12 @@ let package = Package(
             dependencies: ["PhotoLibrary", "ShareSheet", "ShareSheetSystem", "CGlibcShims", "LocalTestSupport", "share"]),
         .testTarget(
             name: "ReadingListTests",
-            dependencies: ["ReadingList", "ShareSheet", "ShareSheetSystem", "share", "reading-list-writer"]),
+            dependencies: ["ReadingList", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share", "reading-list-writer"]),
         // A second process for the reading list's concurrency test: adds URLs one transaction each.
         .executableTarget(name: "reading-list-writer", dependencies: ["ReadingList"], path: "Tests/ReadingListWriter"),
-        .testTarget(name: "SocialTests", dependencies: ["Social", "ShareSheet", "ShareSheetSystem", "share"]),
-        .testTarget(name: "ContactsTests", dependencies: ["Contacts", "ShareSheet", "ShareSheetSystem", "CGdkPixbuf", "share"]),
+        .testTarget(name: "SocialTests", dependencies: ["Social", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
+        .testTarget(
+            name: "ContactsTests", dependencies: ["Contacts", "ShareSheet", "ShareSheetSystem", "CGdkPixbuf", "LocalTestSupport", "share"]),
         // An application of our own that shows the window with providers the tests control.
         .executableTarget(
             name: "sheet-window-app", dependencies: ["ShareSheet", "ShareSheetGTK", "Sharing", "MainLoop"],
@@ -232,13 +234,13 @@ let package = Package(
                 "ShareTargets", "ShareSheet", "ShareSheetSystem", "ShareSheetTesting", "Sharing", "UniformTypes", "CGIO",
                 "LocalTestSupport", "share", "sharesheet-service",
             ]),
-        .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
-        .testTarget(name: "GLibErrorsTests", dependencies: ["GLibErrors", "CGIO"]),
+        .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes", "LocalTestSupport"]),
+        .testTarget(name: "GLibErrorsTests", dependencies: ["GLibErrors", "CGIO", "LocalTestSupport"]),
         .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "CCurl"]),
-        .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting"]),
-        .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins"]),
-        .testTarget(name: "SharingTests", dependencies: ["Sharing", "ShareSheet", "ShareSheetTesting", "UniformTypes"]),
-        .testTarget(name: "SeedExampleTests", dependencies: ["ShareSheetUIKit", "ShareSheetTesting", "OpenIn"]),
+        .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting", "LocalTestSupport"]),
+        .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins", "LocalTestSupport"]),
+        .testTarget(name: "SharingTests", dependencies: ["Sharing", "ShareSheet", "ShareSheetTesting", "UniformTypes", "LocalTestSupport"]),
+        .testTarget(name: "SeedExampleTests", dependencies: ["ShareSheetUIKit", "ShareSheetTesting", "OpenIn", "LocalTestSupport"]),
         .testTarget(
             name: "ShareCommandTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import Testing
 
@@ -27,32 +28,34 @@ struct ActivityTests {
 
     @Test("--to fills the contact field; the card's file is returned; only images are offered")
     func toFillsContact() async throws {
-        let folder = try TemporaryFolder()
-        try Data(Cards.richV3.utf8).write(to: folder.path("rich-3.vcf"))
-        let image = folder.path("face.jpg")
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
+        try Data(Cards.richV3.utf8).write(to: folder.file("rich-3.vcf"))
+        let image = folder.file("face.jpg")
         try TestImages.make(width: 900, height: 900, format: "jpeg").write(to: image)
         let warnings = Locked<[String]>([])
-        try Data(Cards.malformed[1].text.utf8).write(to: folder.path("bad.vcf"))
+        try Data(Cards.malformed[1].text.utf8).write(to: folder.file("bad.vcf"))
 
         let (outcome, presenter) = await sheet(
             [image, "a caption that is left out"], book: ContactBook(folder: folder.url),
             preset: ["to": .text("zoe@example.org")], warnings: warnings)
         #expect(outcome.error == nil, "\(String(describing: outcome.error))")
         #expect(outcome.completed)
-        #expect(outcome.returnedItems?.first as? URL == folder.path("rich-3.vcf"))
+        #expect(outcome.returnedItems?.first as? URL == folder.file("rich-3.vcf"))
         #expect(outcome.disposition == .saved)
-        #expect(outcome.location == folder.path("rich-3.vcf").path)
+        #expect(outcome.location == folder.file("rich-3.vcf").path)
         let field = try #require(presenter.shownInterface?.fields.first)
         #expect(field.id == "contact")
         #expect(field.defaultValue == .text("zoe@example.org"))
-        #expect(warnings.withLock { $0 } == ["\(folder.path("bad.vcf").path): skipped, it has no VERSION"])
-        let contact = try ContactBook(folder: folder.url).read(folder.path("rich-3.vcf")).contact
+        #expect(warnings.withLock { $0 } == ["\(folder.file("bad.vcf").path): skipped, it has no VERSION"])
+        let contact = try ContactBook(folder: folder.url).read(folder.file("rich-3.vcf")).contact
         #expect(contact.photo?.data.flatMap(TestImages.jpegSize).map { [$0.width, $0.height] } == [720, 720])
     }
 
     @Test("an Image item works as well as a file, and --set contact wins over --to")
     func imageItem() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         let image = try #require(Image(data: TestImages.make(width: 30, height: 20)))
         let (outcome, _) = await sheet(
             [image], book: ContactBook(folder: folder.url, newCardVersion: .v4),
@@ -67,11 +70,12 @@ struct ActivityTests {
 
     @Test("an ambiguous name ends the scripted sheet with a usage error listing the matches")
     func ambiguous() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         for (uid, name) in [("a1", "Ana Lima"), ("a2", "Ana Souza")] {
-            try Data(Cards.simple(uid: uid, name: name, email: nil).utf8).write(to: folder.path("\(uid).vcf"))
+            try Data(Cards.simple(uid: uid, name: name, email: nil).utf8).write(to: folder.file("\(uid).vcf"))
         }
-        let image = folder.path("face.png")
+        let image = folder.file("face.png")
         try TestImages.make(width: 10, height: 10).write(to: image)
         let (outcome, _) = await sheet([image], book: ContactBook(folder: folder.url), preset: ["contact": .text("ana")])
         let error = try #require(outcome.error as? ShareError)

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 @testable import Contacts
@@ -8,9 +9,10 @@ import Testing
 struct CommandLineTests {
     @Test("a new contact lands in the embedded default folder, and contacts list and show find it")
     func defaultFolderAndListing() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         let share = ShareRun(folder: folder.url)
-        try TestImages.make(width: 1000, height: 800).write(to: folder.path("a b;c.png"))
+        try TestImages.make(width: 1000, height: 800).write(to: folder.file("a b;c.png"))
 
         let run = try await share("--activity", "contact", "--to", "ana@example.com", "a b;c.png")
         #expect(run.status == 0, "\(run)")
@@ -39,14 +41,15 @@ struct CommandLineTests {
 
     @Test("bad input: a corrupt image (65), a missing file (66), no contact named (64), an ambiguous name (64)")
     func badInput() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         let share = ShareRun(folder: folder.url)
         try FileManager.default.createDirectory(at: share.defaultContacts, withIntermediateDirectories: true)
         for (uid, name) in [("a1", "Ana Lima"), ("a2", "Ana Souza")] {
             try Data(Cards.simple(uid: uid, name: name, email: nil).utf8).write(to: share.defaultContacts.appendingPathComponent("\(uid).vcf"))
         }
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(to: folder.path("broken.png"))
-        try TestImages.make(width: 50, height: 50).write(to: folder.path("ok.png"))
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(to: folder.file("broken.png"))
+        try TestImages.make(width: 50, height: 50).write(to: folder.file("ok.png"))
 
         let corrupt = try await share("--activity", "contact", "--set", "contact=Ana Lima", "broken.png")
         #expect(corrupt.status == 65, "\(corrupt)")
@@ -75,7 +78,8 @@ struct CommandLineTests {
 
     @Test("a malformed card gets a warning naming it, and stays byte for byte as it was")
     func malformedWarned() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         let share = ShareRun(folder: folder.url)
         let book = share.defaultContacts
         try FileManager.default.createDirectory(at: book, withIntermediateDirectories: true)
@@ -83,7 +87,7 @@ struct CommandLineTests {
         let brokenBytes = Data(Cards.malformed[0].text.utf8)
         try brokenBytes.write(to: broken)
         let modified = try FileManager.default.attributesOfItem(atPath: broken.path)[.modificationDate] as? Date
-        try TestImages.make(width: 50, height: 50).write(to: folder.path("ok.png"))
+        try TestImages.make(width: 50, height: 50).write(to: folder.file("ok.png"))
 
         // The card's own name only: a new card is made, the broken one is not touched.
         let run = try await share("--activity", "contact", "--set", "contact=Cut Short", "ok.png")

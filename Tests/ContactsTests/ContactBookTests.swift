@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import ShareSheetSystem
 import Testing
@@ -23,7 +24,8 @@ struct ContactBookTests {
             (5000, 3, "png", false, 720, 1),
         ])
     func scaling(_ width: Int, _ height: Int, _ format: String, _ alpha: Bool, _ expectedWidth: Int, _ expectedHeight: Int) throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         let book = ContactBook(folder: folder.url)
         let image = TestImages.make(width: width, height: height, format: format, alpha: alpha)
         let contact = try book.assignPhoto(image, named: "test.\(format)", to: "Ana Lima")
@@ -37,7 +39,8 @@ struct ContactBookTests {
 
     @Test("transparent pixels are laid over white, not black")
     func transparencyOverWhite() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         let book = ContactBook(folder: folder.url)
         let image = TestImages.make(width: 100, height: 100, format: "png", alpha: true)
         let contact = try book.assignPhoto(image, named: "clear.png", to: "Clear Sky")
@@ -49,7 +52,8 @@ struct ContactBookTests {
 
     @Test("a corrupt image fails with bad data naming it, and writes nothing")
     func corruptImage() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         let book = ContactBook(folder: folder.url)
         let corrupt = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("no chunks here".utf8)
         #expect {
@@ -63,12 +67,13 @@ struct ContactBookTests {
 
     @Test("malformed cards are skipped with their file named, and never rewritten")
     func malformedSkipped() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         for card in Cards.malformed {
-            try Data(card.text.utf8).write(to: folder.path(card.name))
+            try Data(card.text.utf8).write(to: folder.file(card.name))
         }
-        try Data(Cards.latin1).write(to: folder.path("latin1.vcf"))
-        try Data(Cards.simple(uid: "ana", name: "Ana Lima", email: "ana@example.com").utf8).write(to: folder.path("ana.vcf"))
+        try Data(Cards.latin1).write(to: folder.file("latin1.vcf"))
+        try Data(Cards.simple(uid: "ana", name: "Ana Lima", email: "ana@example.com").utf8).write(to: folder.file("ana.vcf"))
         let before = try snapshot(folder.url)
 
         let book = ContactBook(folder: folder.url)
@@ -77,7 +82,7 @@ struct ContactBookTests {
         #expect(Set(listing.skipped.map(\.fileURL.lastPathComponent)) == Set(Cards.malformed.map(\.name) + ["latin1.vcf"]))
         for card in Cards.malformed {
             let skipped = try #require(listing.skipped.first { $0.fileURL.lastPathComponent == card.name })
-            #expect(skipped.description.hasPrefix(folder.path(card.name).path + ": skipped, "))
+            #expect(skipped.description.hasPrefix(folder.file(card.name).path + ": skipped, "))
             #expect(skipped.reason.contains(card.reason), "\(skipped)")
         }
 
@@ -95,8 +100,9 @@ struct ContactBookTests {
 
     @Test("a rewrite keeps the file's permissions and leaves no temporary file behind")
     func permissionsAndNoTemporaryFiles() throws {
-        let folder = try TemporaryFolder()
-        let url = folder.path("rich-3.vcf")
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
+        let url = folder.file("rich-3.vcf")
         try Data(Cards.richV3.utf8).write(to: url)
         chmod(url.path, 0o600)
         let book = ContactBook(folder: folder.url)
@@ -110,8 +116,9 @@ struct ContactBookTests {
 
     @Test("a cancelled assignment writes nothing")
     func cancelledWritesNothing() throws {
-        let folder = try TemporaryFolder()
-        let url = folder.path("rich-3.vcf")
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
+        let url = folder.file("rich-3.vcf")
         try Data(Cards.richV3.utf8).write(to: url)
         let book = ContactBook(folder: folder.url)
         let listing = try book.load()

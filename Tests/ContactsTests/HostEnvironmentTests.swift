@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import Testing
 
@@ -10,9 +11,8 @@ import Testing
 struct ContactsHostEnvironmentTests {
     @Test("a new card lands in the host's $XDG_DATA_HOME/contacts/default; saved, at the card's path")
     func hostBook() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("contacts-host-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
+        let root = try TemporaryFolder.make("contacts-host")
+        defer { TemporaryFolder(existing: root).remove() }
         let image = root.appendingPathComponent("face.jpg")
         try TestImages.make(width: 64, height: 64, format: "jpeg").write(to: image)
         let registry = ActivityRegistry(

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 @testable import Contacts
@@ -8,8 +9,7 @@ import Testing
 struct KhardTests {
     /// `Tests/Fixtures/khard-reader.py`: khard's own code reading the folder, printing per contact
     /// what it read from the PHOTO property, as JSON.
-    static let reader = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/khard-reader.py")
+    static let reader = Fixture.url("khard-reader.py")
 
     struct KhardContact: Decodable {
         var uid: String
@@ -29,17 +29,18 @@ struct KhardTests {
 
     @Test("after share set the photos of a 3.0 card, a 4.0 card and a new card")
     func khardReadsPhotos() async throws {
-        let khard = try #require(Tools.find("khard"), "khard is not installed (scripts/bootstrap installs it)")
-        let folder = try TemporaryFolder()
+        let khard = try #require(Command.find("khard"), "khard is not installed (scripts/bootstrap installs it)")
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         let share = ShareRun(folder: folder.url)
-        let book = folder.path("book")
+        let book = folder.file("book")
         try FileManager.default.createDirectory(at: book, withIntermediateDirectories: true)
         try Data(Cards.richV3.utf8).write(to: book.appendingPathComponent("rich-3.vcf"))
         try Data(Cards.plainV4.utf8).write(to: book.appendingPathComponent("plain-4.vcf"))
         try share.configure("[contacts]\nfolder=\(book.path)\n")
-        try TestImages.make(width: 1600, height: 1200).write(to: folder.path("landscape.png"))
-        try TestImages.make(width: 900, height: 2000, format: "jpeg").write(to: folder.path("portrait"))
-        try TestImages.make(width: 300, height: 200, format: "jpeg").write(to: folder.path("small.jpg"))
+        try TestImages.make(width: 1600, height: 1200).write(to: folder.file("landscape.png"))
+        try TestImages.make(width: 900, height: 2000, format: "jpeg").write(to: folder.file("portrait"))
+        try TestImages.make(width: 300, height: 200, format: "jpeg").write(to: folder.file("small.jpg"))
 
         let first = try await share("--activity", "contact", "--to", "zoe@example.org", "landscape.png")
         #expect(first.status == 0, "\(first)")
@@ -58,18 +59,18 @@ struct KhardTests {
             #expect(now.logicalLines.filter(\.isPhotoLine).count == 1)
         }
 
-        let configuration = folder.path("khard.conf")
+        let configuration = folder.file("khard.conf")
         try Data("[addressbooks]\n[[test]]\npath = \(book.path)\n".utf8).write(to: configuration)
         var environment = share.environment
-        environment["HOME"] = folder.path("khard-home").path
+        environment["HOME"] = folder.file("khard-home").path
 
-        let list = try await Tools.run(khard, ["-c", configuration.path, "list", "--parsable"], environment: environment)
+        let list = try await Command.run(khard, ["-c", configuration.path, "list", "--parsable"], environment: environment)
         #expect(list.status == 0, "\(list)")
         let rows = Set(list.standardOutput.split(separator: "\n").map(String.init))
         #expect(rows == ["rich-3\tZoë Ångström\ttest", "plain-4\tBo Chen\ttest", "\(newUID)\tCy Twombly\ttest"], "\(list)")
 
         let python = try Self.khardPython(khard)
-        let read = try await Tools.run(python, [Self.reader.path, configuration.path], environment: environment)
+        let read = try await Command.run(python, [Self.reader.path, configuration.path], environment: environment)
         #expect(read.status == 0, "\(read)")
         let contacts = try JSONDecoder().decode([KhardContact].self, from: Data(read.standardOutput.utf8))
         #expect(contacts.count == 3)
@@ -89,7 +90,7 @@ struct KhardTests {
         let bo = try #require(contacts.first { $0.uid == "plain-4" })
         #expect(bo.version == "4.0")
         #expect(bo.photoText?.hasPrefix("data:image/jpeg") == true, "\(bo)")
-        let shown = try await Tools.run(
+        let shown = try await Command.run(
             khard, ["-c", configuration.path, "show", "--format", "vcard", "uid:plain-4"], environment: environment)
         #expect(shown.status == 0, "\(shown)")
         let unfolded = shown.standardOutput.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")

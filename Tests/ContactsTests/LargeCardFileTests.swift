@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import Testing
 
@@ -14,7 +15,8 @@ struct LargeCardFileTests {
 
     @Test("a 64 MB export of 40 000 cards, with 1 MB photos, is skipped with its warning in bounded memory")
     func largeExportSkipped() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         let share = ShareRun(folder: folder.url)
         try FileManager.default.createDirectory(at: share.defaultContacts, withIntermediateDirectories: true)
         let export = share.defaultContacts.appendingPathComponent("export.vcf")
@@ -61,9 +63,10 @@ struct CardFileTests {
 
     @Test("every card reads the same in chunks of 1, 2, 3, 5, 64 and 65 536 bytes as whole", arguments: [1, 2, 3, 5, 64, 65_536])
     func sameInChunks(_ chunkSize: Int) throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         for (name, bytes) in Self.corpus {
-            let url = folder.path(name + ".vcf")
+            let url = folder.file(name + ".vcf")
             try Data(bytes).write(to: url)
             let whole = Result { try ContactBook(folder: folder.url).read(url).contact }
             let streamed = Result { try CardFile.contact(at: url, chunkSize: chunkSize) }
@@ -80,8 +83,9 @@ struct CardFileTests {
 
     @Test("what a streamed card holds: names, addresses, the decoded photo, folded and CRLF")
     func streamedContents() throws {
-        let folder = try TemporaryFolder()
-        let url = folder.path("rich.vcf")
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
+        let url = folder.file("rich.vcf")
         try Data(Cards.richV3.utf8).write(to: url)
         let contact = try CardFile.contact(at: url, chunkSize: 7)
         #expect(contact.formattedName == "Zoë Ångström")

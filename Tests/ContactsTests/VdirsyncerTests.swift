@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 @testable import Contacts
@@ -8,24 +9,25 @@ import Testing
 struct VdirsyncerTests {
     @Test("a folder-to-folder sync copies the card share changed, byte for byte, both ways")
     func syncCarriesPhoto() async throws {
-        let program = try #require(Tools.find("vdirsyncer"), "vdirsyncer is not installed (scripts/bootstrap installs it)")
-        let folder = try TemporaryFolder()
+        let program = try #require(Command.find("vdirsyncer"), "vdirsyncer is not installed (scripts/bootstrap installs it)")
+        let folder = try TemporaryFolder("contacts-tests")
+        defer { folder.remove() }
         let share = ShareRun(folder: folder.url)
-        let left = folder.path("left")
-        let right = folder.path("right")
-        for path in [left, right, folder.path("status"), folder.path("sync-home")] {
+        let left = folder.file("left")
+        let right = folder.file("right")
+        for path in [left, right, folder.file("status"), folder.file("sync-home")] {
             try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
         }
         try Data(Cards.richV3.utf8).write(to: left.appendingPathComponent("rich-3.vcf"))
         try share.configure("[contacts]\nfolder=\(left.path)\n")
-        try TestImages.make(width: 2000, height: 1000).write(to: folder.path("wide.png"))
-        try TestImages.make(width: 400, height: 500, format: "jpeg").write(to: folder.path("tall.jpg"))
+        try TestImages.make(width: 2000, height: 1000).write(to: folder.file("wide.png"))
+        try TestImages.make(width: 400, height: 500, format: "jpeg").write(to: folder.file("tall.jpg"))
 
-        let configuration = folder.path("vdirsyncer.conf")
+        let configuration = folder.file("vdirsyncer.conf")
         try Data(
             """
             [general]
-            status_path = "\(folder.path("status").path)/"
+            status_path = "\(folder.file("status").path)/"
 
             [pair contacts]
             a = "contacts_left"
@@ -45,9 +47,9 @@ struct VdirsyncerTests {
             """.utf8
         ).write(to: configuration)
         var environment = share.environment
-        environment["HOME"] = folder.path("sync-home").path
-        func vdirsyncer(_ arguments: String...) async throws -> ToolRun {
-            try await Tools.run(program, ["-c", configuration.path] + arguments, environment: environment)
+        environment["HOME"] = folder.file("sync-home").path
+        func vdirsyncer(_ arguments: String...) async throws -> Command.Result {
+            try await Command.run(program, ["-c", configuration.path] + arguments, environment: environment)
         }
 
         let set = try await share("--activity", "contact", "--set", "contact=Zoë Ångström", "wide.png")

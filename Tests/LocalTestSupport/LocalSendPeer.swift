@@ -1,6 +1,7 @@
 // The LocalSend receiver the Nearby tests and the window tests send to, and the watchdog that runs
 // a background program inside a network namespace.
 import Foundation
+import Testing
 
 /// A background program running inside a network namespace under a small Python watchdog that
 /// kills it (and its process group) when our end of its standard input closes, so nothing

@@ -1,5 +1,5 @@
-// Test support shared by the backend test targets that run the built `share` binary in a
-// temporary home and start helper programs by PID (Pasteboard and PhotoLibrary).
+// Test support shared by the test targets that run the built `share` binary in a temporary home
+// and start helper programs by PID.
 import Foundation
 import Testing
 
@@ -9,8 +9,7 @@ public struct TemporaryHome {
 
     /// Makes a home under the temporary directory, named `PREFIX-tests-UUID`.
     public init(prefix: String) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        root = try TemporaryFolder("\(prefix)-tests").url
     }
 
     public var home: URL { root.appendingPathComponent("home", isDirectory: true) }
@@ -43,9 +42,7 @@ public struct TemporaryHome {
     }
 
     /// Removes the home; tried again once, in case a file appeared while it was being emptied.
-    public func remove() {
-        if (try? FileManager.default.removeItem(at: root)) == nil { try? FileManager.default.removeItem(at: root) }
-    }
+    public func remove() { TemporaryFolder(existing: root).remove() }
 }
 
 /// Runs the built `share` executable.
@@ -74,11 +71,16 @@ public enum Share {
     /// The `share` built next to the test bundle, or `SHARE_BINARY`.
     public static let url: URL? = {
         if let path = ProcessInfo.processInfo.environment["SHARE_BINARY"] { return URL(fileURLWithPath: path) }
+        return product("share")
+    }()
+
+    /// A product SwiftPM built next to the test bundle (`share`, `reading-list-writer`), or nil.
+    public static func product(_ name: String) -> URL? {
         var folders = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
         if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
         if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        return folders.map { $0.appendingPathComponent("share") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+        return folders.map { $0.appendingPathComponent(name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
 
     /// A program built next to `share` (`sheet-window-app`, say).
     public static func sibling(_ name: String) throws -> URL {
@@ -174,6 +176,39 @@ public enum Spawn {
         let code = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
         guard code == 0 else { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
         return pid
+    }
+
+    /// What ``run(_:_:environment:input:)`` read back: the exit status and the bytes written.
+    public struct Output: Sendable {
+        public var status: Int32
+        public var standardOutput: Data
+        public var standardError: Data
+        /// Standard output as text.
+        public var text: String { String(decoding: standardOutput, as: UTF8.self) }
+    }
+
+    /// Runs `path` to its end by PID, with standard input from `input` (or /dev/null) and both
+    /// outputs through files. For clients whose server forks and keeps their descriptors
+    /// (tmux, wl-copy, xclip): a pipe would never end, and Foundation's `Process` monitor can
+    /// lose such a client's exit.
+    public static func run(
+        _ path: String, _ arguments: [String], environment: [String: String], input: Data? = nil
+    ) throws -> Output {
+        let folder = try TemporaryFolder("spawn-run")
+        defer { folder.remove() }
+        try (input ?? Data()).write(to: folder.file("input"))
+        let inputDescriptor = input == nil ? open("/dev/null", O_RDONLY | O_CLOEXEC) : open(folder.file("input").path, O_RDONLY | O_CLOEXEC)
+        let outputDescriptor = open(folder.file("output").path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let errorDescriptor = open(folder.file("error").path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let pid: pid_t
+        do {
+            defer { [inputDescriptor, outputDescriptor, errorDescriptor].forEach { close($0) } }
+            pid = try start(path, arguments, environment: environment, input: inputDescriptor, output: outputDescriptor, error: errorDescriptor)
+        }
+        let status = waitBlocking(pid).status
+        return Output(
+            status: status, standardOutput: (try? Data(contentsOf: folder.file("output"))) ?? Data(),
+            standardError: (try? Data(contentsOf: folder.file("error"))) ?? Data())
     }
 
     /// Waits for `pid` without blocking a thread for long; nil when it is still running at `deadline`.

@@ -1,6 +1,7 @@
 // Two network namespaces on a private link, and programs started inside one of them: where the
 // Nearby tests and the window tests meet a LocalSend peer. Creating namespaces needs root.
 import Foundation
+import Testing
 
 /// Two network namespaces joined by a veth pair, with a /30 on the veths and the multicast route
 /// on them: a private link where discovery and transfers run without a packet on any other
@@ -45,6 +46,16 @@ public final class NetworkPair: Sendable {
     /// Deletes both namespaces (and the veth pair with them).
     public func remove() {
         for namespace in [ours, theirs] { try? Self.ip(["netns", "del", namespace]) }
+    }
+
+    /// Limits what leaves our namespace to `megabitsPerSecond` (a token bucket on our veth), so
+    /// a transfer lasts long enough to be watched: unlimited, 200 MB cross the link in well under
+    /// a second.
+    /// - Throws: ``PeerError`` with what `tc` said.
+    public func limitRate(megabitsPerSecond: Int) throws {
+        let result = try Command.run(
+            "/usr/sbin/tc", ["-n", ours, "qdisc", "add", "dev", "veth0", "root", "tbf", "rate", "\(megabitsPerSecond)mbit", "burst", "256kb", "latency", "50ms"])
+        guard result.status == 0 else { throw PeerError("tc qdisc add … tbf: \(result.standardError)") }
     }
 
     /// Runs `ip` with arguments (`["-n", pair.theirs, "route", "del", …]`).

@@ -164,13 +164,3 @@ public enum PythonEmail {
         return try JSONDecoder().decode(Parsed.self, from: Data(output.standardOutput.utf8))
     }
 }
-
-/// The files in `Tests/Fixtures` of this repository: the Python programs the tests run.
-public enum Fixture {
-    /// The folder.
-    public static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
-
-    /// The path of the fixture `name` (`smtp-peer.py`, say).
-    public static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-}

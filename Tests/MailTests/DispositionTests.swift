@@ -59,7 +59,7 @@ struct DispositionTests {
     @Test("the server is down: a temporary failure, still queued, and the location is the kept message")
     func mailServerDown() async throws {
         let home = try TestHome()
-        try home.configure("[mail]\nsmtp=smtp://127.0.0.1:\(TestHome.closedPort())\nstarttls=off\n")
+        try home.configure("[mail]\nsmtp=smtp://127.0.0.1:\((try Loopback.freePort()))\nstarttls=off\n")
         let outcome = await share(["Hello"], pick: .mail, values: ["to": .text("bob@example.com")], home: home)
         #expect(!outcome.completed)
         let error = try #require(outcome.error as? ShareError)

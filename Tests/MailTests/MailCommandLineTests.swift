@@ -85,7 +85,7 @@ struct MailCommandLineTests {
     @Test("server down: queued + exit 75; server back: share outbox flush delivers exactly once")
     func serverDownThenFlush() throws {
         let home = try TestHome()
-        let closed = TestHome.closedPort()
+        let closed = (try Loopback.freePort())
         let run = try Run.share(
             ["--activity", "mail", "--set", "smtp=smtp://127.0.0.1:\(closed)", "--set", "starttls=off", "--to",
              "bob@example.com", "--subject", "retry me", "--text", "body", "--json"],

@@ -6,15 +6,6 @@ import Testing
 /// person would: the built binary in a temporary HOME, against aiosmtpd on loopback.
 @Suite("share outbox: leftovers, a missing sending/, concurrent flushes")
 struct OutboxHardeningTests {
-    /// A PID that no process has any more: a /bin/true that ran and was reaped.
-    static func deadPID() throws -> Int32 {
-        let finished = Process()
-        finished.executableURL = URL(fileURLWithPath: "/bin/true")
-        try finished.run()
-        finished.waitUntilExit()
-        return finished.processIdentifier
-    }
-
     /// Queues a message without a server; returns its id.
     static func queue(_ subject: String, home: TestHome) throws -> String {
         let before = Set(home.outboxFiles("new"))
@@ -32,7 +23,7 @@ struct OutboxHardeningTests {
         try #require(parts.count == 3, "\(id)")
         let host = String(parts[2])
         let seconds = Int(Date().timeIntervalSince1970)
-        let dead = "\(seconds).M1P\(try Self.deadPID())R1.\(host)"
+        let dead = "\(seconds).M1P\(try Command.deadPID())R1.\(host)"
         let alive = "\(seconds).M2P\(getpid())R2.\(host)"
         let tmp = home.outbox.appendingPathComponent("tmp")
         for name in [dead, alive] { try Data("From: half".utf8).write(to: tmp.appendingPathComponent(name)) }

@@ -16,7 +16,7 @@ struct CommandErrorTests {
         "--to HOST:PORT with a port out of range or not a number is a usage error naming the value",
         arguments: ["127.0.0.1:99999", "desk.example:http", "[::1]:0", "localhost:65536", "192.168.1.7:"])
     func badPort(target: String) throws {
-        let home = try makeTemporaryFolder()
+        let home = try TemporaryFolder.make("nearby-tests")
         defer { try? FileManager.default.removeItem(at: home) }
         let file = home.appendingPathComponent("note.txt")
         try Data("hello".utf8).write(to: file)
@@ -31,7 +31,7 @@ struct CommandErrorTests {
 
     @Test("openssl that Process cannot start (a descriptor above RLIMIT_NOFILE): the real reason, not 'missing'")
     func opensslCannotStart() throws {
-        let home = try makeTemporaryFolder()
+        let home = try TemporaryFolder.make("nearby-tests")
         defer { try? FileManager.default.removeItem(at: home) }
         let binary = try #require(Share.url).path
         // The shell keeps descriptor 200 open and lowers the soft limit under it, as a parent
@@ -50,7 +50,7 @@ struct CommandErrorTests {
 
     @Test("openssl not in PATH: says the command is missing")
     func opensslMissing() throws {
-        let home = try makeTemporaryFolder()
+        let home = try TemporaryFolder.make("nearby-tests")
         defer { try? FileManager.default.removeItem(at: home) }
         let result = try Self.run(
             ["receive", "--once", "--port", "0", "--folder", home.appendingPathComponent("in").path], home: home,

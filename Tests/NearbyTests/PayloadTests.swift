@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import Testing
 
@@ -38,9 +39,8 @@ struct SafeNameTests {
 
     @Test("a taken name is numbered, never replaced")
     func uniqueNames() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-names-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("nearby-names")
+        defer { TemporaryFolder(existing: folder).remove() }
         try Data("old".utf8).write(to: folder.appendingPathComponent("photo.jpg"))
         let temporary = folder.appendingPathComponent(".x.sharesheet-part")
         try Data("new".utf8).write(to: temporary)
@@ -94,9 +94,8 @@ struct PreviewPayloadTests {
     @Test("a source's thumbnail becomes the file offer's preview, a data: URL of the image, in the prepare-upload body")
     func thumbnailInOffer() throws {
         let thumbnail = try #require(Image(data: Self.pngData))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-preview-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("nearby-preview")
+        defer { TemporaryFolder(existing: folder).remove() }
         let photo = folder.appendingPathComponent("photo.png")
         try Self.pngData.write(to: photo)
         let pdf = folder.appendingPathComponent("paper.pdf")

@@ -25,10 +25,12 @@ struct ProgressTests {
 
     @Test("a 200 MB AirDrop send to localsendd draws bytes, rate and time left under a pseudo-terminal; through a pipe none, and --verbose says the steps")
     func airDropSend() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryFolder.make("nearby-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let pair = try NetworkPair()
         defer { pair.remove() }
+        // About 4 s a send: the rate is shown once it has been measured over half a second.
+        try pair.limitRate(megabitsPerSecond: 400)
         let daemon = try LocalSendPeer(namespace: pair.theirs, home: folder.appendingPathComponent("peer"))
         defer { daemon.stop() }
         let file = folder.appendingPathComponent("film.bin")
@@ -56,7 +58,7 @@ struct ProgressTests {
 
     @Test("share receive draws each incoming file's bytes under a pseudo-terminal, and nothing when its output is a file")
     func receive() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryFolder.make("nearby-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let pair = try NetworkPair()
         defer { pair.remove() }

@@ -50,7 +50,7 @@ struct ReceiverAbuseTests {
     /// A namespace pair and `share receive ARGUMENTS` in theirs (its PID known; at most 64 open
     /// descriptors when `limit`), stopped at the end.
     private func withReceiver(_ arguments: [String], limit: Bool = false, _ body: (Receiver) throws -> Void) throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryFolder.make("nearby-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let pair = try NetworkPair()
         defer { pair.remove() }
@@ -199,7 +199,7 @@ struct ReceiverAbuseTests {
 
     @Test("share receive --help answers; a folder that cannot be used is named")
     func helpAndFolder() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryFolder.make("nearby-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let pair = try NetworkPair()
         defer { pair.remove() }
@@ -223,6 +223,5 @@ struct ReceiverAbuseTests {
 
 /// `Tests/Fixtures/localsend-abuser.py` in this repository.
 enum Abuser {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/localsend-abuser.py")
+    static let script = Fixture.url("localsend-abuser.py")
 }

@@ -23,7 +23,7 @@ struct ReceiverTests {
     private func withReceiver(
         _ arguments: [String], before: (Setup) throws -> Void = { _ in }, _ body: (Setup, NamespacedProcess) throws -> Void
     ) throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryFolder.make("nearby-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let pair = try NetworkPair()
         defer { pair.remove() }
@@ -147,14 +147,11 @@ struct ReceiverTests {
 
     @Test("a killed receiver's temporary file goes when the next receiver starts; a running writer's stays")
     func deadWriterTemporaries() throws {
-        let finished = Process()
-        finished.executableURL = URL(fileURLWithPath: "/bin/true")
-        try finished.run()
-        finished.waitUntilExit()
+        let deadPID = try Command.deadPID()
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
         let hostName = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let dead = ".\(finished.processIdentifier).\(UUID().uuidString).\(hostName).sharesheet-part"
+        let dead = ".\(deadPID).\(UUID().uuidString).\(hostName).sharesheet-part"
         let alive = ".\(getpid()).\(UUID().uuidString).\(hostName).sharesheet-part"
         // A name without a PID (before #15) keeps the age rule: gone after 36 hours untouched.
         let oldStale = ".\(UUID().uuidString).sharesheet-part"

@@ -11,7 +11,7 @@ struct SenderTests {
         unattended: Bool = true, pin: String? = nil,
         _ body: (NetworkPair, LocalSendPeer, URL) throws -> Void
     ) throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryFolder.make("nearby-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let pair = try NetworkPair()
         defer { pair.remove() }

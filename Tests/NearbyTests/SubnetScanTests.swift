@@ -7,7 +7,7 @@ import Testing
 struct SubnetScanTests {
     @Test("without multicast a device is found by the scan, and not without it")
     func scanFindsWhatMulticastCannot() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try TemporaryFolder.make("nearby-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let pair = try NetworkPair()
         defer { pair.remove() }

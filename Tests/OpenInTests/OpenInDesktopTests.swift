@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// Open In and `share open` against a real desktop: desktop entries and `mimeapps.list` in
@@ -300,7 +301,7 @@ struct OpenInDesktopTests {
         // What `make install` puts next to it: the program (TryExec looks for it).
         let bin = prefix.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        let binary = try #require(TestDesktop.shareBinary)
+        let binary = try #require(Share.url)
         try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("share"), withDestinationURL: binary)
         let entry = prefix.appendingPathComponent("share/applications/share.desktop")
         let validate = try await desktop.run(program: "/usr/bin/desktop-file-validate", [entry.path])

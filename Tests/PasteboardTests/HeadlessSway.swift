@@ -93,27 +93,10 @@ final class HeadlessSway {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Runs wl-paste or wl-copy as a client of this compositor. Input and output go through
-    /// files: the server wl-copy forks keeps its descriptors (a pipe would never end, and
-    /// Foundation's `Process` waits for it).
+    /// Runs wl-paste or wl-copy as a client of this compositor (by PID, through files: the
+    /// server wl-copy forks keeps its descriptors).
     func run(_ program: String, _ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: Data) {
-        let inputPath = folder.appendingPathComponent("input-\(UUID().uuidString)")
-        let outputPath = folder.appendingPathComponent("output-\(UUID().uuidString)")
-        try (input ?? Data()).write(to: inputPath)
-        defer {
-            try? FileManager.default.removeItem(at: inputPath)
-            try? FileManager.default.removeItem(at: outputPath)
-        }
-        let inputDescriptor = open(inputPath.path, O_RDONLY | O_CLOEXEC)
-        let outputDescriptor = open(outputPath.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        let pid = try Spawn.start(
-            "/usr/bin/" + program, arguments, environment: environment,
-            input: input == nil ? null : inputDescriptor, output: outputDescriptor, error: null)
-        close(inputDescriptor)
-        close(outputDescriptor)
-        close(null)
-        let ended = Spawn.waitBlocking(pid)
-        return (ended.status, (try? Data(contentsOf: outputPath)) ?? Data())
+        let ended = try Spawn.run("/usr/bin/" + program, arguments, environment: environment, input: input)
+        return (ended.status, ended.standardOutput)
     }
 }

@@ -94,19 +94,9 @@ final class VirtualDisplay {
 
 /// Runs `xclip -o -selection clipboard -t TARGET` on `display` and returns what it printed.
 func xclipOutput(_ target: String, display: String) throws -> (status: Int32, data: Data) {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("xclip-out-\(UUID().uuidString)")
-    let output = open(file.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-    defer {
-        close(output)
-        close(null)
-        unlink(file.path)
-    }
-    let pid = try Spawn.start(
-        "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", target],
-        environment: ["DISPLAY": display, "PATH": "/usr/bin:/bin"], input: null, output: output, error: null)
-    let status = Spawn.waitBlocking(pid).status
-    return (status, try Data(contentsOf: file))
+    let ended = try Spawn.run(
+        "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", target], environment: ["DISPLAY": display, "PATH": "/usr/bin:/bin"])
+    return (ended.status, ended.standardOutput)
 }
 
 extension TemporaryHome {

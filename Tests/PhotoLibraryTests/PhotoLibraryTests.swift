@@ -126,12 +126,9 @@ struct PhotoLibraryTests {
     func abandonedPartials() throws {
         let home = try TemporaryHome()
         defer { home.remove() }
-        let finished = Process()
-        finished.executableURL = URL(fileURLWithPath: "/bin/true")
-        try finished.run()
-        finished.waitUntilExit()
+        let deadPID = try Command.deadPID()
         try FileManager.default.createDirectory(at: home.pictures, withIntermediateDirectories: true)
-        let dead = home.pictures.appendingPathComponent(".sharesheet-partial-\(finished.processIdentifier)-old")
+        let dead = home.pictures.appendingPathComponent(".sharesheet-partial-\(deadPID)-old")
         let alive = home.pictures.appendingPathComponent(".sharesheet-partial-\(getpid())-busy")
         try Data("half".utf8).write(to: dead)
         try Data("half".utf8).write(to: alive)

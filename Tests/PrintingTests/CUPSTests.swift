@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import Testing
 
@@ -63,7 +64,7 @@ struct CUPSTests {
         defer { peers.stop() }
         try peers.addQueue("Office")
         try peers.addQueue("Lab")
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let text = folder.file("notes.txt")
         try "Notes for the lab printer.".write(to: text, atomically: true, encoding: .utf8)
@@ -90,7 +91,7 @@ struct CUPSTests {
         let peers = try PrintPeers()
         defer { peers.stop() }
         try peers.addQueue("Office", makeDefault: true)
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let text = folder.file("cover.txt")
         try "Cover page".write(to: text, atomically: true, encoding: .utf8)
@@ -120,7 +121,7 @@ struct CUPSTests {
         defer { peers.stop() }
         try peers.addQueue("Office", makeDefault: true)
         let registry = ActivityRegistry()
-        let activity = PrintActivity(service: PrintService(server: peers.server, documentsFolder: try TemporaryFolder().url))
+        let activity = PrintActivity(service: PrintService(server: peers.server, documentsFolder: try TemporaryFolder("print-test").url))
         registry.install(.print) { activity }
         let controller = ActivityViewController(
             activityItems: [DataItem(data: Data("Cancel me".utf8), filename: "cancel.txt")], applicationActivities: nil,
@@ -167,10 +168,10 @@ struct CUPSTests {
 struct SaveAsPDFTests {
     @Test("with no scheduler the PDF lands in Documents under the job's name, never replacing a file")
     func savesWithoutScheduler() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let documents = folder.file("Documents")
-        let service = PrintService(server: "127.0.0.1:\(try PrintPeers.freePort())", documentsFolder: documents)
+        let service = PrintService(server: "127.0.0.1:\(try Loopback.freePort())", documentsFolder: documents)
         #expect(service.printers().isEmpty)
         let info = PrintInfo()
         info.jobName = "Trip/Plan"
@@ -205,9 +206,9 @@ struct SaveAsPDFTests {
 
     @Test("a named printer that does not exist is an error, not a saved file")
     func unknownPrinter() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
-        let service = PrintService(server: "127.0.0.1:\(try PrintPeers.freePort())", documentsFolder: folder.url)
+        let service = PrintService(server: "127.0.0.1:\(try Loopback.freePort())", documentsFolder: folder.url)
         let error = #expect(throws: ShareError.self) {
             try service.run(try PrintJobRenderer(items: ["x"]), options: PrintOptions(printer: "Nowhere"))
         }
@@ -218,12 +219,12 @@ struct SaveAsPDFTests {
     @Test("the Print activity saves into the Documents folder and returns the file")
     @MainActor
     func activitySaves() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let image = folder.file("holiday.png")
         writePNG(width: 400, height: 300, to: image)
         let registry = ActivityRegistry()
-        let service = PrintService(server: "127.0.0.1:\(try PrintPeers.freePort())", documentsFolder: folder.file("Documents"))
+        let service = PrintService(server: "127.0.0.1:\(try Loopback.freePort())", documentsFolder: folder.file("Documents"))
         let activity = PrintActivity(service: service)
         registry.install(.print) { activity }
         let controller = ActivityViewController(activityItems: [image], applicationActivities: nil, registry: registry)

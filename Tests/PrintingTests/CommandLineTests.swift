@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// `share --activity print` run as a person would: the built binary, real files, exit codes.
@@ -10,35 +11,17 @@ struct PrintCommandLineTests {
         var errors: String
     }
 
-    /// The `share` built next to the test bundle.
-    static let share: URL? = {
-        var folders: [URL] = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        return folders.map { $0.appendingPathComponent("share") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
     private func share(
         _ arguments: [String], home: URL, cupsServer: String, extraEnvironment: [String: String] = [:]
     ) throws -> Run {
-        let binary = try #require(Self.share, "the share executable was not found next to the test bundle")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = home
-        process.environment = [
+        let binary = try #require(Share.url, "the share executable was not found next to the test bundle")
+        let environment = [
             "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
             "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path, "CUPS_SERVER": cupsServer,
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "COLUMNS": "80",
         ].merging(extraEnvironment) { $1 }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+        let run = try Command.run(binary.path, arguments, environment: environment, in: home)
+        return Run(status: run.status, output: run.standardOutput, errors: run.standardError)
     }
 
     @Test("with no printer, the PDF is saved into Documents and its path printed")
@@ -49,7 +32,7 @@ struct PrintCommandLineTests {
         try "Printed from the command line.".write(to: text, atomically: true, encoding: .utf8)
         let run = try share(
             ["--activity", "print", "--set", "media=letter", text.path], home: home.url,
-            cupsServer: "127.0.0.1:\(try PrintPeers.freePort())")
+            cupsServer: "127.0.0.1:\(try Loopback.freePort())")
         #expect(run.status == 0, "\(run.errors)")
         let saved = home.url.appendingPathComponent("Documents/a b;c.pdf")
         #expect(run.output == saved.path + "\n")
@@ -62,11 +45,7 @@ struct PrintCommandLineTests {
         let home = try TemporaryFolder("home")
         defer { home.remove() }
         let temporary = home.file("tmp")
-        let finished = Process()
-        finished.executableURL = URL(fileURLWithPath: "/bin/true")
-        try finished.run()
-        finished.waitUntilExit()
-        let dead = "sharesheet-print-\(finished.processIdentifier).\(UUID().uuidString)"
+        let dead = "sharesheet-print-\(try Command.deadPID()).\(UUID().uuidString)"
         let alive = "sharesheet-print-\(getpid()).\(UUID().uuidString)"
         // Names without a PID (before #15) keep the age rule: gone after 36 hours untouched.
         let oldStale = "sharesheet-print-\(UUID().uuidString)"
@@ -81,7 +60,7 @@ struct PrintCommandLineTests {
         let text = home.file("page.txt")
         try "One page.".write(to: text, atomically: true, encoding: .utf8)
         let run = try share(
-            ["--activity", "print", text.path], home: home.url, cupsServer: "127.0.0.1:\(try PrintPeers.freePort())",
+            ["--activity", "print", text.path], home: home.url, cupsServer: "127.0.0.1:\(try Loopback.freePort())",
             extraEnvironment: ["TMPDIR": temporary.path])
         #expect(run.status == 0, "\(run.errors)")
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted()

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import Testing
 
@@ -27,10 +28,10 @@ struct PrintDispositionTests {
 
     @Test("no printer: saved as PDF in the host's Documents, and the fallback says where and how to print")
     func savedWithoutPrinter() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let outcome = await share(
-            ["Nothing prints here."], host: host(folder, server: "127.0.0.1:\(try PrintPeers.freePort())"))
+            ["Nothing prints here."], host: host(folder, server: "127.0.0.1:\(try Loopback.freePort())"))
         #expect(outcome.completed, "\(String(describing: outcome.error))")
         let saved = folder.file("Documents/Print.pdf")
         #expect(FileManager.default.fileExists(atPath: saved.path))
@@ -48,7 +49,7 @@ struct PrintDispositionTests {
         defer { peers.stop() }
         try peers.addQueue("Office", makeDefault: true)
         try peers.addQueue("Lab")
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let config = folder.file(".config/sharesheet/config")
         try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Printing
 import ShareSheet
 import Testing
@@ -20,10 +21,10 @@ struct LargeTextTests {
     /// Runs `share ARGUMENTS` with a fresh home and no printer (Save as PDF), watching its
     /// VmHWM.
     static func measuredShare(_ arguments: [String], home: URL) throws -> MeasuredRun {
-        let binary = try #require(PrintCommandLineTests.share, "the share executable was not found next to the test bundle")
+        let binary = try #require(Share.url, "the share executable was not found next to the test bundle")
         let environment = [
             "HOME=\(home.path)", "XDG_CONFIG_HOME=\(home.path)/.config", "XDG_DATA_HOME=\(home.path)/.local/share",
-            "CUPS_SERVER=127.0.0.1:\(try PrintPeers.freePort())", "PATH=/usr/bin:/bin", "COLUMNS=80",
+            "CUPS_SERVER=127.0.0.1:\(try Loopback.freePort())", "PATH=/usr/bin:/bin", "COLUMNS=80",
         ]
         let errorsFile = home.appendingPathComponent("errors.txt")
         var actions = posix_spawn_file_actions_t()
@@ -139,7 +140,7 @@ struct LargeTextTests {
 
     @Test("a text file read in pieces has exactly its pages, and no line lost or split where pieces meet")
     func exactPageCount() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         // 2,500 form-feed-separated pages of 40 short lines (over 1 MB, many read pieces; every
         // page fits any monospace face at 10 pt), then one line longer than a piece may be.
@@ -170,7 +171,7 @@ struct LargeTextTests {
 
     @Test("a text of more pages than the limit is refused naming it, before any page is drawn")
     func pageLimit() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let file = folder.file("long.txt")
         try (1...150).map { "Sheet \($0)" }.joined(separator: "\u{0C}").write(to: file, atomically: true, encoding: .utf8)

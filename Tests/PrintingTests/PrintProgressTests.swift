@@ -1,6 +1,7 @@
 // Progress on long work (#14): printing counts pages ("page 12 of 40") on a terminal, nothing
 // through a pipe; --verbose says the rendering, the connection to CUPS and the job.
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import Testing
 
@@ -24,7 +25,7 @@ struct PrintProgressTests {
         let home = try TemporaryFolder("home")
         defer { home.remove() }
         let text = try Self.longText(in: home)
-        let binary = try #require(PrintCommandLineTests.share, "the share executable was not found next to the test bundle")
+        let binary = try #require(Share.url, "the share executable was not found next to the test bundle")
         let environment = [
             "HOME": home.url.path, "XDG_CONFIG_HOME": home.file(".config").path, "XDG_DATA_HOME": home.file(".local/share").path,
             "CUPS_SERVER": peers.server, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
@@ -33,16 +34,16 @@ struct PrintProgressTests {
         let arguments = [binary.path, "--activity", "print", "--set", "printer=Office", text.path]
         let line = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
 
-        let terminal = try Self.run("/usr/bin/script", ["-qec", line, "/dev/null"], environment: environment)
-        #expect(terminal.status == 0, "\(terminal.output)")
+        let terminal = try Command.run("/usr/bin/script", ["-qec", line, "/dev/null"], environment: environment, timeout: 300)
+        #expect(terminal.status == 0, "\(terminal)")
         #expect(
-            terminal.output.range(of: #"Print +\[[#-]{20}\] +[0-9]+%  page [0-9]+ of [0-9]{3}"#, options: .regularExpression) != nil,
-            "\(terminal.output)")
+            terminal.standardOutput.range(of: #"Print +\[[#-]{20}\] +[0-9]+%  page [0-9]+ of [0-9]{3}"#, options: .regularExpression) != nil,
+            "\(terminal)")
 
-        let piped = try Self.run(binary.path, Array(arguments.dropFirst()) + ["--verbose"], environment: environment)
-        #expect(piped.status == 0, "\(piped.errors)")
-        #expect(piped.errors.range(of: #"page [0-9]+ of"#, options: .regularExpression) == nil, "\(piped.errors)")
-        #expect(!piped.errors.contains("\u{1B}["), "\(piped.errors)")
+        let piped = try Command.run(binary.path, Array(arguments.dropFirst()) + ["--verbose"], environment: environment)
+        #expect(piped.status == 0, "\(piped.standardError)")
+        #expect(piped.standardError.range(of: #"page [0-9]+ of"#, options: .regularExpression) == nil, "\(piped.standardError)")
+        #expect(!piped.standardError.contains("\u{1B}["), "\(piped.standardError)")
         let expected = [
             #"^share: Print: rendering [0-9]{3} page\(s\) of 'long' for printer Office$"#,
             #"^share: Print: connecting to CUPS at \#(NSRegularExpression.escapedPattern(for: peers.server)) for printer Office$"#,
@@ -50,35 +51,11 @@ struct PrintProgressTests {
             #"^share: Print: job Office-[0-9]+ completed$"#,
             #"^share: result: print: completed, printed \(Office-[0-9]+\)$"#,
         ]
-        let lines = piped.errors.split(separator: "\n").map(String.init)
+        let lines = piped.standardError.split(separator: "\n").map(String.init)
         var next = 0
         for said in lines where next < expected.count {
             if said.range(of: expected[next], options: .regularExpression) != nil { next += 1 }
         }
-        #expect(next == expected.count, "missing, in order, \(expected.dropFirst(next).first ?? ""): \(piped.errors)")
-    }
-
-    private static func run(_ program: String, _ arguments: [String], environment: [String: String]) throws -> (
-        status: Int32, output: String, errors: String
-    ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both at once: a full pipe must never stop the child.
-        let errorData = Locked(Data())
-        let reader = Thread { errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
-        reader.start()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while reader.isExecuting || !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        return (
-            process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: errorData.withLock { $0 }, as: UTF8.self)
-        )
+        #expect(next == expected.count, "missing, in order, \(expected.dropFirst(next).first ?? ""): \(piped.standardError)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Printing
 import ShareSheet
 import Testing
@@ -11,7 +12,7 @@ struct RenderingTests {
         let job = try PrintJobRenderer(items: items, info: info, paper: paper)
         let documents = try job.render()
         #expect(documents.count == 1)
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         let copy = folder.file("out.pdf")
         try FileManager.default.copyItem(at: documents[0].url, to: copy)
         job.removeDocuments()
@@ -30,7 +31,7 @@ struct RenderingTests {
     @Test("a 50-page text has 50 pages, known before rendering")
     func fiftyPages() throws {
         let pages = (1...50).map { "This is page \($0) of the text.\nA second line." }
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let file = folder.file("fifty.txt")
         try pages.joined(separator: "\u{0C}").write(to: file, atomically: true, encoding: .utf8)
@@ -84,7 +85,7 @@ struct RenderingTests {
 
     @Test("an image is one page turned to its shape", arguments: [(800, 400, true), (300, 600, false)])
     func imagePage(width: Int, height: Int, wide: Bool) throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let file = folder.file("picture.png")
         writePNG(width: width, height: height, to: file)
@@ -96,13 +97,13 @@ struct RenderingTests {
         #expect((info.pageSize.width > info.pageSize.height) == wide)
         // An A4 sheet, turned.
         #expect(abs(max(info.pageSize.width, info.pageSize.height) - 841.89) < 0.5)
-        let images = try run("pdfimages", ["-list", pdf.path])
+        let images = try Command.output("pdfimages", ["-list", pdf.path])
         #expect(images.contains("\(width)") && images.contains("\(height)"))
     }
 
     @Test("an Image item prints like its file")
     func imageItem() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let file = folder.file("photo.png")
         writePNG(width: 640, height: 480, to: file)
@@ -114,7 +115,7 @@ struct RenderingTests {
 
     @Test("several items become one document in their order")
     func severalItems() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let picture = folder.file("wide.png")
         writePNG(width: 900, height: 300, to: picture)
@@ -206,7 +207,7 @@ struct RenderingTests {
 
     @Test("a corrupt image fails naming the item, before anything renders")
     func corruptImage() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder("print-test")
         defer { folder.remove() }
         let file = folder.file("broken photo.png")
         writePNG(width: 200, height: 100, to: file)

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import Testing
 
@@ -67,8 +68,7 @@ struct FormatTests {
 
         // Python's html.parser, the way a bookmark importer reads the file: A tags with HREF and
         // ADD_DATE, their text, and the DD after each.
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/bookmark-reader.py").path
+        let script = Fixture.url("bookmark-reader.py").path
         let python = URL(fileURLWithPath: "/usr/bin/python3")
         let result = try await run(python, [script, file.path], in: folder)
         #expect(result.status == 0, "\(result)")

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ReadingList
 import Testing
 
@@ -7,9 +8,7 @@ struct TestFolder {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("reading-list-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try TemporaryFolder.make("reading-list-tests")
     }
 
     var home: URL { url.appendingPathComponent("home", isDirectory: true) }
@@ -31,17 +30,11 @@ struct TestFolder {
         return environment
     }
 
-    func remove() { try? FileManager.default.removeItem(at: url) }
+    func remove() { TemporaryFolder(existing: url).remove() }
 }
 
 /// What a child process printed and how it ended.
-struct ProcessRun: CustomStringConvertible {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
-
-    var description: String { "exit \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)" }
-}
+typealias ProcessRun = Command.Result
 
 /// A child process started by a test, its output collected in files, stopped by its PID.
 final class ChildProcess: @unchecked Sendable {
@@ -97,15 +90,14 @@ final class ChildProcess: @unchecked Sendable {
     }
 }
 
-/// Runs a program to its end.
+/// Runs a program to its end in `folder` (with its environment unless another is given).
 func run(
     _ executable: URL, _ arguments: [String], in folder: TestFolder, input: String? = nil,
     environment: [String: String]? = nil
 ) async throws -> ProcessRun {
-    let child = try ChildProcess(executable, arguments, in: folder, environment: environment)
-    if let input { child.send(input) }
-    child.closeInput()
-    return try await child.finish()
+    try await Command.run(
+        executable.path, arguments, environment: environment ?? folder.environment, in: folder.url,
+        input: input.map { .data(Data($0.utf8)) } ?? .null)
 }
 
 /// Executables the tests run: the real `sqlite3` shell and the products built next to the tests.
@@ -114,21 +106,8 @@ enum Programs {
     static let sqlite3: URL? = ["/usr/bin/sqlite3", "/bin/sqlite3", "/usr/local/bin/sqlite3"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }.map(URL.init(fileURLWithPath:))
 
-    /// A product built next to the test bundle (SwiftPM puts both in one folder).
-    static func product(_ name: String) -> URL? {
-        var folders: [URL] = []
-        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
-        folders.append(Bundle.main.bundleURL)
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        if let first = CommandLine.arguments.first {
-            folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
-        }
-        return folders.map { $0.appendingPathComponent(name) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
-    static var share: URL? { product("share") }
-    static var writer: URL? { product("reading-list-writer") }
+    static var share: URL? { Share.url }
+    static var writer: URL? { Share.product("reading-list-writer") }
 }
 
 /// Runs `sql` through the `sqlite3` shell on `database`; fails the test when sqlite3 does.

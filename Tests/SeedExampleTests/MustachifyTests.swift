@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheetTesting
 import ShareSheetUIKit
 import Testing
@@ -44,9 +45,9 @@ struct MustachifyTests {
 
     @Test("in a sheet: in the action row for a web image link; hidden for an image file and for a GIF link")
     func offeredInTheSheet() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("seed-tests")
         defer { folder.remove() }
-        let fileJPG = try folder.file("cat.jpg", contents: Data([0xFF, 0xD8, 0xFF, 0xE0]))
+        let fileJPG = try folder.write("cat.jpg", Data([0xFF, 0xD8, 0xFF, 0xE0]))
         let cases: [(item: URL, offered: Bool)] = [
             (try #require(URL(string: "https://example.com/cat.jpg")), true),
             (fileJPG, false),

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import OpenIn
 import ShareSheetTesting
 import ShareSheetUIKit
@@ -29,9 +30,9 @@ struct OpenInTests {
     }
     @Test("offered first in the share row for a file URL, with the article's type, title and row")
     func offeredForAFileURL() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("seed-tests")
         defer { folder.remove() }
-        let fileURL = try folder.file("MyFile.txt", contents: Data("Hello\n".utf8))
+        let fileURL = try folder.write("MyFile.txt", Data("Hello\n".utf8))
         let button = UIBarButtonItem(systemItem: .action)
         let open = OpenIn(barButton: button)
         let (registry, _) = makeInMemoryRegistry()
@@ -73,9 +74,9 @@ struct OpenInTests {
 
     @Test("the pick prepares a document controller for the URL and performs; the menu hands the file to the default application")
     func pickPreparesAndPerforms() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("seed-tests")
         defer { folder.remove() }
-        let fileURL = try folder.file("MyFile.txt", contents: Data("Hello\n".utf8))
+        let fileURL = try folder.write("MyFile.txt", Data("Hello\n".utf8))
         let button = UIBarButtonItem(systemItem: .action)
         let open = RecordingOpenIn(barButton: button)
         let (registry, backends) = makeInMemoryRegistry()
@@ -106,9 +107,9 @@ struct OpenInTests {
 
     @Test("the article's view controller: the share button's sheet runs Open In for its file")
     func viewControllerFlow() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("seed-tests")
         defer { folder.remove() }
-        let fileURL = try folder.file("MyFile.txt", contents: Data("Hello\n".utf8))
+        let fileURL = try folder.write("MyFile.txt", Data("Hello\n".utf8))
         let button = UIBarButtonItem(barButtonSystemItem: .action)
         let presenter = ScriptedPresenter(pick: openInActivityType)
         let viewController = OpenInViewController(fileURL: fileURL, presenter: presenter)
@@ -128,9 +129,9 @@ struct OpenInTests {
 
     @Test("the UIDocumentInteractionController stand-in describes the file and answers false when no application opens it")
     func documentInteractionControllerIsHonest() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("seed-tests")
         defer { folder.remove() }
-        let imageURL = try folder.file("photo.png", contents: samplePNG)
+        let imageURL = try folder.write("photo.png", samplePNG)
         let controller = UIDocumentInteractionController(url: imageURL)
         let button = UIBarButtonItem(title: "Open")
 

@@ -8,8 +8,7 @@ import Testing
 
 @Suite("ServiceBus harness", .serialized)
 struct ServiceBusHarnessTests {
-    static let standIn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/service-stand-in.py")
+    static let standIn = Fixture.url("service-stand-in.py")
 
     @Test("nothing runs before the first call, which activates the service in the test home's environment")
     func firstCallActivates() async throws {

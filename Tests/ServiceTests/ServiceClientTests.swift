@@ -134,14 +134,14 @@ struct ServiceClientTests {
     func cExample() async throws {
         try await withBus { home, bus in
             let program = home.root.appendingPathComponent("dbus-client")
-            let flags = try Command.run("/usr/bin/pkg-config", ["--cflags", "--libs", "gio-unix-2.0"])
+            let flags = try await Command.run("/usr/bin/pkg-config", ["--cflags", "--libs", "gio-unix-2.0"])
             let words = flags.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init)
-            let compiled = try Command.run(
+            let compiled = try await Command.run(
                 "/usr/bin/cc",
                 ["-Wall", "-Wextra", "-Werror", "-o", program.path, Self.repository.appendingPathComponent("Examples/dbus-client.c").path]
                     + words)
             #expect(compiled.status == 0, "\(compiled)")
-            let run = try Command.run(program.path, [Self.sunset.path, "photos"], environment: bus.environment)
+            let run = try await Command.run(program.path, [Self.sunset.path, "photos"], environment: bus.environment)
             #expect(run.status == 0, "\(run)\nservice: \(bus.logTail())")
             let saved = home.pictures.appendingPathComponent("sunset.png")
             #expect(run.standardOutput.hasPrefix("response 0\n"), "\(run)")
@@ -155,7 +155,7 @@ struct ServiceClientTests {
     func pythonExample() async throws {
         try await withBus { home, bus in
             let script = Self.repository.appendingPathComponent("Examples/dbus-client.py")
-            let run = try Command.run(script.path, [Self.notes.path, "copy"], environment: bus.environment)
+            let run = try await Command.run(script.path, [Self.notes.path, "copy"], environment: bus.environment)
             #expect(run.status == 0, "\(run)\nservice: \(bus.logTail())")
             #expect(run.standardOutput.hasPrefix("0 {"), "\(run)")
             #expect(run.standardOutput.contains("'disposition': 'copied'"), "\(run)")

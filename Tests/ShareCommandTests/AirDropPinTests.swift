@@ -14,7 +14,7 @@ final class AirDropPinTests {
     }
 
     init() throws {
-        folder = try ShareBinary.makeFolder()
+        folder = try TemporaryFolder.make("share-cli-tests")
     }
 
     /// A receiver that wants PIN 4321, and `share ARGUMENTS note.txt` in our namespace on a
@@ -28,7 +28,7 @@ final class AirDropPinTests {
         defer { peer.stop() }
         try Data("see you at 6\n".utf8).write(to: folder.appendingPathComponent("note.txt"))
 
-        let binary = try #require(ShareBinary.url)
+        let binary = try #require(Share.url)
         let environment = NamespacedProcess.environment(home: folder.appendingPathComponent("us"))
             .merging(["TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
         let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }

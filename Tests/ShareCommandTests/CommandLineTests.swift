@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// End-to-end tests of the built `share` executable: standard output, standard error and exit
@@ -12,7 +13,7 @@ final class CommandLineTests {
     }
 
     init() throws {
-        folder = try ShareBinary.makeFolder()
+        folder = try TemporaryFolder.make("share-cli-tests")
         try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: folder.appendingPathComponent("a b;c.png"))
         try FileManager.default.createDirectory(
@@ -351,13 +352,7 @@ enum UnreadableFiles {
     static func capabilityDropPrefix(checking file: URL) -> [String]? {
         guard let setpriv else { return nil }
         let prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-dac_override,-dac_read_search"]
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: setpriv)
-        check.arguments = Array(prefix.dropFirst()) + ["/bin/cat", file.path]
-        check.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        check.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        guard (try? check.run()) != nil else { return nil }
-        check.waitUntilExit()
-        return check.terminationStatus != 0 ? prefix : nil
+        guard let check = try? Command.run(setpriv, Array(prefix.dropFirst()) + ["/bin/cat", file.path]) else { return nil }
+        return check.status != 0 ? prefix : nil
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// A misspelled key is reported, not silently ignored: in the configuration file and in `--set`.
@@ -11,7 +12,7 @@ final class ConfigurationWarningTests {
     }
 
     init() throws {
-        folder = try ShareBinary.makeFolder()
+        folder = try TemporaryFolder.make("share-cli-tests")
         try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
     }
 

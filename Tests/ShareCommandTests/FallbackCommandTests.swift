@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// A fallback is never silent: the command says it in words on standard error, with the one key
@@ -12,7 +13,7 @@ final class FallbackCommandTests {
     }
 
     init() throws {
-        folder = try ShareBinary.makeFolder()
+        folder = try TemporaryFolder.make("share-cli-tests")
         try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
     }
 

@@ -1,6 +1,7 @@
 // Help everywhere, suggestions for typos, completions and the man page: all made from the one
 // declaration of each command's options (CommandSpec), checked against the real binary.
 import Foundation
+import LocalTestSupport
 import Testing
 
 @testable import ShareCommand
@@ -12,7 +13,7 @@ final class HelpAndCompletionTests {
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     init() throws {
-        folder = try ShareBinary.makeFolder()
+        folder = try TemporaryFolder.make("share-cli-tests")
     }
 
     private func share(_ arguments: [String]) async throws -> ShareBinary.Run {

@@ -43,7 +43,7 @@ struct KillMatrixTests {
 
     @Test("a 10,000-URL reading-list import killed at three moments")
     func readingListImport() async throws {
-        let sqlite3 = try #require(Self.tool("sqlite3"), "sqlite3 is not installed (scripts/bootstrap installs it)")
+        let sqlite3 = try #require(Command.find("sqlite3"), "sqlite3 is not installed (scripts/bootstrap installs it)")
         let home = try TemporaryHome(prefix: "kill-reading-list")
         defer { home.remove() }
         let bookmarks = home.root.appendingPathComponent("bookmarks.html")
@@ -83,15 +83,15 @@ struct KillMatrixTests {
             }
             guard FileManager.default.fileExists(atPath: database.path) else { continue }
             // Killed before the schema was committed, the file holds no table yet: no rows.
-            let tables = try Command.run(sqlite3, [database.path, "SELECT count(*) FROM sqlite_master WHERE name = 'items'"])
+            let tables = try await Command.run(sqlite3, [database.path, "SELECT count(*) FROM sqlite_master WHERE name = 'items'"])
             guard tables.standardOutput == "1\n" else {
                 #expect(tables.standardOutput == "0\n", "\(label): \(tables)")
                 continue
             }
-            let check = try Command.run(sqlite3, [database.path, "PRAGMA integrity_check"])
+            let check = try await Command.run(sqlite3, [database.path, "PRAGMA integrity_check"])
             #expect(check.standardOutput == "ok\n", "\(check)")
             // Every row whole: its URL, the title and date that came with it.
-            let rows = try Command.run(
+            let rows = try await Command.run(
                 sqlite3,
                 [
                     database.path,
@@ -102,7 +102,7 @@ struct KillMatrixTests {
         }
         let rerun = try await Share.run(arguments, home: home)
         #expect(rerun.status == 0, "\(rerun.standardError)")
-        let count = try Command.run(sqlite3, [database.path, "PRAGMA integrity_check; SELECT count(*) FROM items"])
+        let count = try await Command.run(sqlite3, [database.path, "PRAGMA integrity_check; SELECT count(*) FROM items"])
         #expect(count.standardOutput == "ok\n10000\n", "\(count)")
         // No journal, WAL or shared-memory file left once the last connection closed.
         #expect(KillPoint.entries(folder) == ["reading-list.sqlite"])
@@ -161,13 +161,13 @@ struct KillMatrixTests {
 
     @Test("a 2,000-page print to PDF killed while it is laid out and while it is drawn")
     func printToPDF() async throws {
-        let pdfinfo = try #require(Self.tool("pdfinfo"), "pdfinfo is not installed (scripts/bootstrap installs poppler-utils)")
+        let pdfinfo = try #require(Command.find("pdfinfo"), "pdfinfo is not installed (scripts/bootstrap installs poppler-utils)")
         let home = try TemporaryHome(prefix: "kill-print")
         defer { home.remove() }
         let temporary = home.root.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         // No scheduler listens there, so the job is saved as a PDF into Documents.
-        let extra = ["TMPDIR": temporary.path, "CUPS_SERVER": "127.0.0.1:\(try Self.freePort())"]
+        let extra = ["TMPDIR": temporary.path, "CUPS_SERVER": "127.0.0.1:\(try Loopback.freePort())"]
         let documents = home.home.appendingPathComponent("Documents")
         // 59 lines fill an A4 page: 2,000 pages.
         let text = home.root.appendingPathComponent("long.txt")
@@ -195,7 +195,7 @@ struct KillMatrixTests {
             // Nothing in Documents, or the whole PDF of 2,000 pages.
             if !saved.isEmpty {
                 #expect(saved == ["long.pdf"], "\(label): \(saved)")
-                let info = try Command.run(pdfinfo, [documents.appendingPathComponent("long.pdf").path])
+                let info = try await Command.run(pdfinfo, [documents.appendingPathComponent("long.pdf").path])
                 #expect(info.standardOutput.contains(try Regex("Pages: +2000\n")), "\(label): \(info)")
                 try? FileManager.default.removeItem(at: documents.appendingPathComponent("long.pdf"))
             }
@@ -278,11 +278,11 @@ struct KillMatrixTests {
         let list = try await Share.run(["contacts", "list"], home: home)
         #expect(list.status == 0 && !list.standardError.contains("skipped"), "\(label): \(list.standardError)")
         #expect(list.standardOutput.contains("Ana Lima") && list.standardOutput.contains("Bo Chen"), "\(label): \(list.standardOutput)")
-        guard let khard = tool("khard") else { return }
+        guard let khard = Command.find("khard") else { return }
         let config = home.root.appendingPathComponent("khard.conf")
         try "[addressbooks]\n[[default]]\npath = \(book.path)\n[general]\neditor = /bin/true\nmerge_editor = /bin/true\n"
             .write(to: config, atomically: true, encoding: .utf8)
-        let listed = try Command.run(khard, ["-c", config.path, "list"], environment: home.environment)
+        let listed = try await Command.run(khard, ["-c", config.path, "list"], environment: home.environment)
         #expect(listed.status == 0 && listed.standardOutput.contains("Ana Lima"), "\(label): \(listed)")
     }
 
@@ -355,33 +355,10 @@ struct KillMatrixTests {
 
     // MARK: Helpers
 
-    static func tool(_ name: String) -> String? {
-        ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    /// A loopback TCP port nothing listens on (bound and released at once).
-    static func freePort() throws -> UInt16 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(.EIO) }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
     /// A PNG of noise made by `Tests/Fixtures/noise-png.py` (quick even for a large one): a
     /// photo big enough that decoding and scaling it take a while.
     static func writeNoisePNG(_ url: URL, width: Int, height: Int) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/noise-png.py")
+        let script = Fixture.url("noise-png.py")
         let made = try Command.run("/usr/bin/python3", [script.path, url.path, String(width), String(height)])
         guard made.status == 0 else { throw PeerError("making \(url.lastPathComponent) failed: \(made)") }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// Bytes on standard input are sniffed: `grim - | share --activity copy -` copies an image,
@@ -12,7 +13,7 @@ final class PipedItemTests {
     }
 
     init() throws {
-        folder = try ShareBinary.makeFolder()
+        folder = try TemporaryFolder.make("share-cli-tests")
     }
 
     /// The repository's sample picture, a real 64×40 PNG.

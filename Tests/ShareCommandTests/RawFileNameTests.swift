@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -16,7 +17,7 @@ final class RawFileNameTests {
     }
 
     init() throws {
-        folder = try ShareBinary.makeFolder()
+        folder = try TemporaryFolder.make("share-cli-tests")
     }
 
     private static let samplePNG: URL = URL(fileURLWithPath: #filePath)

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import ShareSheetTerminal
 import ShareSheetTesting
@@ -21,7 +22,7 @@ final class ShareCommandInProcessTests {
 
     init() throws {
         backends.install(into: registry)
-        folder = try ShareBinary.makeFolder()
+        folder = try TemporaryFolder.make("share-cli-tests")
         try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
     }
 

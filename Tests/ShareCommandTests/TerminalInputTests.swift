@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import ShareSheetTesting
 import Testing
@@ -144,7 +145,7 @@ struct TerminalInputTests {
     }
 
     @Test func anEditorThatFailsFallsBackToTyping() async throws {
-        let folder = try ShareBinary.makeFolder()
+        let folder = try TemporaryFolder.make("share-cli-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let editor = try #require(ExternalEditor(environment: ["EDITOR": "false", "TMPDIR": folder.path]))
         let fake = bodyComposer()

@@ -10,7 +10,7 @@ final class TerminalSheetKeysTests {
     let terminal = TmuxTerminal()
 
     init() throws {
-        folder = try ShareBinary.makeFolder()
+        folder = try TemporaryFolder.make("share-cli-tests")
         try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import ShareSheetTerminal
 import ShareSheetTesting
@@ -77,13 +78,13 @@ struct TerminalWidthTests {
     }
 
     @Test func theCommandWrapsToColumnsUnderAPseudoTerminal() async throws {
-        let folder = try ShareBinary.makeFolder()
+        let folder = try TemporaryFolder.make("share-cli-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let names = ["四半期の数字と来年度の予算案についてのメモ.txt", "👍👍 party photos from the summer.txt"]
             + (1...10).map { "extra-\($0).txt" }
         for name in names { try Data("x\n".utf8).write(to: folder.appendingPathComponent(name)) }
         let script = try #require(ShareBinary.script)
-        let binary = try #require(ShareBinary.url)
+        let binary = try #require(Share.url)
         let command = ([binary.path] + names).map(ShareBinary.shellQuoted).joined(separator: " ")
         let run = try await ShareBinary.run(
             ["-qec", command, "/dev/null"], in: folder, program: script, environment: ["COLUMNS": "40"])

@@ -18,7 +18,7 @@ final class TmuxSheetTests {
     }
 
     init() throws {
-        folder = try ShareBinary.makeFolder()
+        folder = try TemporaryFolder.make("share-cli-tests")
         try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
     }
 
@@ -47,7 +47,7 @@ final class TmuxSheetTests {
     /// Runs `share ARGUMENTS` (shell words) in the tmux session, in the test's folder and home,
     /// then prints EXIT=status.
     private func startShare(_ arguments: String, extra: [String: String] = [:]) throws {
-        let binary = try #require(ShareBinary.url)
+        let binary = try #require(Share.url)
         var environment = ShareBinary.environment(in: folder).merging(extra) { _, given in given }
         environment["TERM"] = "xterm"
         let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }

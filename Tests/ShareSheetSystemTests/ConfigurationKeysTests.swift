@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import ShareSheetSystem
 import Testing
@@ -6,9 +7,8 @@ import Testing
 @Suite("Known configuration keys and warnings about the others")
 struct ConfigurationKeysTests {
     private func load(_ text: String) throws -> Configuration {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keys-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("keys-tests")
+        defer { TemporaryFolder(existing: folder).remove() }
         let file = folder.appendingPathComponent("config")
         try Data(text.utf8).write(to: file)
         return try Configuration.load(file: file)

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheetSystem
 import Testing
 
@@ -6,9 +7,8 @@ import Testing
 struct FileCacheTests {
     @Test("an unchanged file is made once; a changed one again; a missing one is nil")
     func remakesOnlyWhenTheFileChanges() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filecache-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder.make("filecache")
+        defer { TemporaryFolder(existing: folder).remove() }
         let file = folder.appendingPathComponent("config")
         var made = 0
         func read() throws -> String? {

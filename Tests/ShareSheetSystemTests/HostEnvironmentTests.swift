@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import ShareSheetBuiltins
 import ShareSheetSystem
@@ -14,10 +15,11 @@ struct HostEnvironmentTests {
     final class Home {
         let root: URL
         init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("host-env-\(UUID().uuidString)", isDirectory: true)
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(".config/sharesheet"), withIntermediateDirectories: true)
+            let folder = try TemporaryFolder("host-env")
+            try folder.folder(".config/sharesheet")
+            root = folder.url
         }
-        deinit { try? FileManager.default.removeItem(at: root) }
+        deinit { TemporaryFolder(existing: root).remove() }
 
         var environment: HostEnvironment {
             HostEnvironment(variables: [

@@ -1,15 +1,12 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import ShareSheetSystem
 import Testing
 
 @Suite("XDG folders, configuration and atomic files")
 struct SystemTests {
-    private func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("system-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    private func temporaryFolder() throws -> URL { try TemporaryFolder.make("system-tests") }
 
     @Test("XDG variables win, relative values are ignored, defaults sit under HOME")
     func baseDirectories() {
@@ -80,12 +77,7 @@ struct SystemTests {
     func abandonedTemporaries() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A PID that no process has any more: a child that has ended and been reaped.
-        let ended = Process()
-        ended.executableURL = URL(fileURLWithPath: "/bin/true")
-        try ended.run()
-        ended.waitUntilExit()
-        let dead = ".card.vcf.\(ended.processIdentifier).\(UUID().uuidString).tmp"
+        let dead = ".card.vcf.\(try Command.deadPID()).\(UUID().uuidString).tmp"
         let running = ".card.vcf.\(getpid()).\(UUID().uuidString).tmp"
         // Names from before #15 carry no PID: they go once untouched for 36 hours.
         let withoutPID = ".card.vcf.\(UUID().uuidString).tmp"

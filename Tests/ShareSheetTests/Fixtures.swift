@@ -44,13 +44,6 @@ func inMemoryRegistry() -> (ActivityRegistry, InMemoryBackends) {
     return (registry, backends)
 }
 
-/// A folder under the temporary directory, removed by the caller.
-func makeTemporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sharesheet-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 extension ActivityType {
     static let testA = ActivityType("org.sharesheet.test.A")
     static let testB = ActivityType("org.sharesheet.test.B")

@@ -10,7 +10,7 @@ struct BusTargetTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let example = repository.appendingPathComponent("Examples/targets")
-    static let misbehaving = repository.appendingPathComponent("Tests/Fixtures/misbehaving-target.py")
+    static let misbehaving = Fixture.url("misbehaving-target.py")
     static let python = "/usr/bin/python3"
 
     /// A test home whose XDG folders are its own (`XDG_DATA_DIRS` too), with a private bus that

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 
 /// A test's own XDG folders with share targets in them: `data/applications` is the data home's
@@ -11,7 +12,7 @@ struct TargetFolder {
     var configuration: URL { root.appendingPathComponent("config/sharesheet/config") }
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("targets-tests-\(UUID().uuidString)")
+        root = try TemporaryFolder.make("targets-tests")
         for folder in [home, applications, systemApplications] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
@@ -51,5 +52,5 @@ struct TargetFolder {
         .deletingLastPathComponent()
     static let samples = repository.appendingPathComponent("Examples/Samples")
 
-    func remove() { try? FileManager.default.removeItem(at: root) }
+    func remove() { TemporaryFolder(existing: root).remove() }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import Testing
 import UniformTypes
@@ -536,12 +537,9 @@ final class SpoolTestFolder: Sendable {
     var spoolDirectory: URL { root.appendingPathComponent("spool", isDirectory: true) }
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "/spooler-test-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
-        root = URL(fileURLWithPath: String(cString: made), isDirectory: true)
-        try FileManager.default.createDirectory(at: spoolDirectory, withIntermediateDirectories: false)
+        let folder = try TemporaryFolder("spooler-test")
+        root = folder.url
+        try folder.folder("spool")
     }
 
     /// What the spooler left in its temporary directory.
@@ -570,7 +568,7 @@ final class SpoolTestFolder: Sendable {
         return url.path
     }
 
-    deinit { try? FileManager.default.removeItem(at: root) }
+    deinit { TemporaryFolder(existing: root).remove() }
 }
 
 /// A pipe whose ends are closed when it goes.

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import Testing
 import UniformTypes
@@ -20,14 +21,14 @@ enum SampleBytes {
     private var descriptors: [Int32] = []
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("resolver-\(UUID().uuidString)")
-        spoolFolder = folder.appendingPathComponent("spool")
-        try FileManager.default.createDirectory(at: spoolFolder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder("resolver")
+        self.folder = folder.url
+        spoolFolder = try folder.folder("spool")
     }
 
     deinit {
         for descriptor in descriptors { close(descriptor) }
-        try? FileManager.default.removeItem(at: folder)
+        TemporaryFolder(existing: folder).remove()
     }
 
     /// A resolver whose standard input is a file holding `standardInput` (a socket when

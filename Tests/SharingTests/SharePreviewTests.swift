@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import ShareSheetTesting
 import Synchronization
@@ -30,7 +31,7 @@ import FoundationXML
     // MARK: One item
 
     @Test func aFileShowsItsNameTypeAndSizeAndAnImageFileIsItsOwnPicture() throws {
-        let folder = try TemporaryFolder()
+        let folder = try PreviewFolder()
         let photo = try folder.file("beach.png", size: 2_100_000, startingWith: SampleBytes.png)
         let preview = preview([photo])
         #expect(preview.title == "beach.png")
@@ -46,7 +47,7 @@ import FoundationXML
     }
 
     @Test func aFolderAndAMissingFileHaveNoSize() throws {
-        let folder = try TemporaryFolder()
+        let folder = try PreviewFolder()
         let inner = folder.url.appendingPathComponent("Holiday")
         try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
         let holiday = preview([inner])
@@ -140,7 +141,7 @@ import FoundationXML
     }
 
     @Test func aSourcesImageFileIsDrawnFromTheFile() throws {
-        let folder = try TemporaryFolder()
+        let folder = try PreviewFolder()
         let cover = try folder.file("cover.png", size: 900, startingWith: SampleBytes.png)
         let image = try #require(Image(contentsOfFile: cover.path))
         let source = MetadataSource(placeholder: "Chapter one", title: "My Book", image: image, icon: nil)
@@ -180,7 +181,7 @@ import FoundationXML
     // MARK: Several items
 
     @Test func severalFilesAreCountedAndSized() throws {
-        let folder = try TemporaryFolder()
+        let folder = try PreviewFolder()
         let files = [
             try folder.file("a.pdf", size: 12_000_000, startingWith: SampleBytes.pdf),
             try folder.file("notes.txt", size: 345_000),
@@ -194,7 +195,7 @@ import FoundationXML
     }
 
     @Test func severalPhotosShowTheFirstOne() throws {
-        let folder = try TemporaryFolder()
+        let folder = try PreviewFolder()
         let first = try folder.file("1.png", size: 1_000_000, startingWith: SampleBytes.png)
         let second = try folder.file("2.jpg", size: 1_500_000, startingWith: SampleBytes.jpeg)
         let preview = preview([first, second])
@@ -220,7 +221,7 @@ import FoundationXML
         #expect(texts.summary == "2 texts, 6 characters")
         #expect(texts.artwork == .icon("text-x-generic-symbolic"))
 
-        let folder = try TemporaryFolder()
+        let folder = try PreviewFolder()
         let file = try folder.file("list.txt", size: 5)
         let mixed = preview([file, URL(string: "https://swift.org")!, "hello", "again"])
         #expect(mixed.title == "4 items")
@@ -305,7 +306,7 @@ import FoundationXML
     // MARK: Icon folders
 
     @Test func anInstalledProgramFindsItsShareIcons() throws {
-        let folder = try TemporaryFolder()
+        let folder = try PreviewFolder()
         let program = try folder.file("prefix/bin/share", size: 1)
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("prefix/share/icons/hicolor"), withIntermediateDirectories: true)
@@ -313,7 +314,7 @@ import FoundationXML
     }
 
     @Test func aBuiltProgramFindsTheSourceTreesIcons() throws {
-        let folder = try TemporaryFolder()
+        let folder = try PreviewFolder()
         let program = try folder.file("repo/.build/x86_64-unknown-linux-gnu/debug/share", size: 1)
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("repo/Resources/icons/hicolor/scalable/actions"),
@@ -334,16 +335,16 @@ import FoundationXML
 
 // MARK: - Helpers
 
-/// A folder under the temporary directory, removed when the test's value goes away.
-private final class TemporaryFolder {
+/// A folder under the temporary directory, removed when the test's value goes away, with the
+/// files the preview tests make.
+private final class PreviewFolder {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("preview-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try TemporaryFolder.make("preview")
     }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit { TemporaryFolder(existing: url).remove() }
 
     /// A file of `size` bytes (a sparse tail after `prefix`) at `path` inside the folder.
     func file(_ path: String, size: Int, startingWith prefix: Data = Data()) throws -> URL {
@@ -441,15 +442,10 @@ private final class SVGReader: NSObject, XMLParserDelegate {
     func installedIconsAreFoundBesideTheInstalledProgram() throws {
         let repository = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("icons-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: prefix) }
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/make")
-        make.arguments = ["-s", "-C", repository.path, "install-icons", "PREFIX=\(prefix.path)"]
-        make.standardOutput = FileHandle.nullDevice
-        try make.run()
-        make.waitUntilExit()
-        #expect(make.terminationStatus == 0)
+        let prefix = try TemporaryFolder.make("icons")
+        defer { TemporaryFolder(existing: prefix).remove() }
+        let make = try Command.run("/usr/bin/make", ["-s", "-C", repository.path, "install-icons", "PREFIX=\(prefix.path)"])
+        #expect(make.status == 0, "\(make)")
 
         let actions = prefix.appendingPathComponent("share/icons/hicolor/scalable/actions")
         let installed = try FileManager.default.contentsOfDirectory(atPath: actions.path).sorted()

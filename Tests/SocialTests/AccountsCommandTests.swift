@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// `share accounts add` and `list` as a person meets them: the token typed under a
@@ -16,7 +17,7 @@ struct AccountsCommandTests {
     /// `Token for mastodon: ` shows, then prints the terminal's settings (`stty -a`) so a test
     /// can see that echo is back.
     private func typed(_ arguments: [String], keys: String, sandbox: Sandbox) throws -> Screen {
-        let binary = try #require(ShareRunner.binary, "the share executable was not found next to the test bundle")
+        let binary = try #require(Share.url, "the share executable was not found next to the test bundle")
         let quoted = ([binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         // The shell traps SIGINT (its child gets the default action back) so that it lives on
         // after Ctrl-C to show the terminal's settings.
@@ -78,7 +79,7 @@ struct AccountsCommandTests {
     func interruptRestoresEcho() throws {
         let sandbox = try Sandbox()
         let screen = try typed(
-            ["accounts", "add", "mastodon", "--instance", "http://127.0.0.1:\(PythonPeer.closedPort())"], keys: "half-typed\u{03}",
+            ["accounts", "add", "mastodon", "--instance", "http://127.0.0.1:\((try Loopback.freePort()))"], keys: "half-typed\u{03}",
             sandbox: sandbox)
         #expect(screen.status == 130, "\(screen.transcript)")
         #expect(!screen.transcript.contains("half-typed"), "\(screen.transcript)")
@@ -121,7 +122,7 @@ struct AccountsCommandTests {
         let missing = try ShareRunner.share(["accounts", "add", "mastodon"], sandbox: sandbox, input: "abc\n")
         #expect(missing.status == 78, "\(missing)")
         #expect(missing.error.contains("pass --instance HOST"), "\(missing)")
-        let closed = "http://127.0.0.1:\(PythonPeer.closedPort())"
+        let closed = "http://127.0.0.1:\((try Loopback.freePort()))"
         let unreachable = try ShareRunner.share(["accounts", "add", "mastodon", "--instance", closed], sandbox: sandbox, input: "abc\n")
         #expect(unreachable.status == 75, "\(unreachable)")
         #expect(unreachable.error.contains("nothing kept"), "\(unreachable)")
@@ -145,7 +146,7 @@ struct AccountsCommandTests {
     func malformed(service: String, token: String, reason: String) throws {
         let sandbox = try Sandbox()
         // A closed port: the format is checked before the instance is asked.
-        let instance = ["--instance", "http://127.0.0.1:\(PythonPeer.closedPort())"]
+        let instance = ["--instance", "http://127.0.0.1:\((try Loopback.freePort()))"]
         let run = try ShareRunner.share(
             ["accounts", "add", service] + (service == "mastodon" ? instance : []), sandbox: sandbox, input: token)
         #expect(run.status == 65, "\(run)")
@@ -191,19 +192,8 @@ struct AccountsCommandTests {
         #expect(pretty.status == 0, "\(pretty)")
         #expect(pretty.output.contains("\n  {\n    \"path\" : \"\(path)\","), "\(pretty)")
         #expect(try ShareRunner.share(["accounts", "list", "--pretty"], sandbox: sandbox).status == 64)
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", "import json, sys; rows = json.load(sys.stdin); print(len(rows))"]
-        let input = Pipe()
-        let output = Pipe()
-        python.standardInput = input
-        python.standardOutput = output
-        try python.run()
-        input.fileHandleForWriting.write(Data(listed.output.utf8))
-        try input.fileHandleForWriting.close()
-        let count = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
+        let count = try Command.output(
+            "python3", ["-c", "import json, sys; rows = json.load(sys.stdin); print(len(rows))"], input: .data(Data(listed.output.utf8)))
         #expect(count == "3\n")
     }
 }

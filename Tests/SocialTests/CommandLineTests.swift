@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// The built `share` binary, as a user runs it: accounts, posting to mastodon-mock, exit codes.
@@ -172,7 +173,7 @@ struct CommandLineTests {
     @Test("network down exits 75; a missing file exits 66; Flickr without an account is explained (69)")
     func failures() throws {
         let sandbox = try Sandbox()
-        try sandbox.writeConfiguration("[mastodon]\ninstance=http://127.0.0.1:\(PythonPeer.closedPort())\n")
+        try sandbox.writeConfiguration("[mastodon]\ninstance=http://127.0.0.1:\((try Loopback.freePort()))\n")
         // share accounts add would check the token against the closed port: the environment's wins.
         let offline = try share(["--activity", "mastodon", "--text", "hi"], sandbox: sandbox, extra: ["SHARESHEET_TOKEN_MASTODON": "t"])
         #expect(offline.status == 75, "\(offline)")

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheet
 import ShareSheetSystem
 import Testing
@@ -139,7 +140,7 @@ struct MastodonTests {
     @Test("with the network down the post fails with exit 75 and says nothing was posted")
     func networkDown() async throws {
         let sandbox = try Sandbox()
-        let instance = URL(string: "http://127.0.0.1:\(PythonPeer.closedPort())")!
+        let instance = URL(string: "http://127.0.0.1:\((try Loopback.freePort()))")!
         let composer = try composer(instance: instance, sandbox: sandbox)
         let error = try await #require(throws: ShareError.self) {
             try await composer.post(SocialPost(text: "Offline"))

@@ -1,6 +1,7 @@
 // Progress on long work (#14): an upload to a posting service says how much is sent on a
 // terminal, and says nothing of it through a pipe.
 import Foundation
+import LocalTestSupport
 import Testing
 
 @testable import Social
@@ -16,18 +17,18 @@ struct UploadProgressTests {
         try sandbox.accounts.save(MastodonMock.token, for: .mastodon)
         let image = sandbox.home.appendingPathComponent("large picture.png")
         try Self.writePNGSizedFile(image, size: 32_000_000)
-        let binary = try #require(ShareRunner.binary, "the share executable was not found next to the test bundle")
+        let binary = try #require(Share.url, "the share executable was not found next to the test bundle")
         let arguments = ["--activity", "mastodon", "--text", "A large picture", image.path]
 
         // script(1) runs the command on a new pseudo-terminal and copies what it drew to its output.
         let quoted = ([binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let terminal = try Self.run(
+        let terminal = try await Command.run(
             "/usr/bin/script", ["-qec", quoted.joined(separator: " "), "/dev/null"],
-            environment: ShareRunner.environment(sandbox, extra: ["TERM": "xterm-256color"]), in: sandbox.home)
-        #expect(terminal.status == 0, "\(terminal.output)")
+            environment: ShareRunner.environment(sandbox, extra: ["TERM": "xterm-256color"]), in: sandbox.home, timeout: 300)
+        #expect(terminal.status == 0, "\(terminal)")
         #expect(
-            terminal.output.range(of: #"\[[#-]+\] +[0-9]+%  [0-9.]+ [kM]?B of 32 MB"#, options: .regularExpression) != nil,
-            "\(terminal.output)")
+            terminal.standardOutput.range(of: #"\[[#-]+\] +[0-9]+%  [0-9.]+ [kM]?B of 32 MB"#, options: .regularExpression) != nil,
+            "\(terminal)")
         let statuses = try await server.statuses()
         #expect(statuses.count == 1)
         let media = statuses.first?["media_attachments"] as? [[String: Any]]
@@ -45,25 +46,5 @@ struct UploadProgressTests {
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         try handle.truncate(atOffset: UInt64(size))
-    }
-
-    /// Runs a program with standard input from /dev/null and returns its status and output.
-    private static func run(
-        _ program: String, _ arguments: [String], environment: [String: String], in folder: URL
-    ) throws -> (status: Int32, output: String) {
-        let outputURL = folder.appendingPathComponent(".script-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputURL) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = folder
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = process.standardOutput
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, try String(contentsOf: outputURL, encoding: .utf8))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 import UniformTypes
 
@@ -15,10 +16,8 @@ struct SniffingTests {
 
     /// A fresh directory, removed when `body` returns.
     private func withTemporaryDirectory(_ body: (URL) throws -> Void) throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("UniformTypesTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder.make("UniformTypesTests")
+        defer { TemporaryFolder(existing: directory).remove() }
         try body(directory)
     }
 

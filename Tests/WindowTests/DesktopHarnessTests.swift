@@ -153,8 +153,7 @@ private final class Probe: @unchecked Sendable {
     /// Set once a test has waited for the probe's exit itself.
     var reaped = false
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/probe-window.py")
+    static let script = Fixture.url("probe-window.py")
 
     init(session: DesktopSession) throws {
         outputFile = session.folder.appendingPathComponent("probe.out")

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// Runs the built `share` executable with a home of its own, the way a person's shell would.
@@ -11,17 +12,6 @@ struct ShareRun {
     var configHome: URL { home.appendingPathComponent("config", isDirectory: true) }
     /// The embedded default contacts folder of these runs.
     var defaultContacts: URL { dataHome.appendingPathComponent("contacts/default", isDirectory: true) }
-
-    /// The `share` built next to the test bundle, or `SHARE_BINARY` when set.
-    static let binary: URL? = {
-        if let path = ProcessInfo.processInfo.environment["SHARE_BINARY"] { return URL(fileURLWithPath: path) }
-        var folders: [URL] = []
-        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
-        folders.append(Bundle.main.bundleURL)
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        return folders.map { $0.appendingPathComponent("share") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
 
     /// Writes ShareSheet's configuration file for these runs.
     func configure(_ text: String) throws {
@@ -42,19 +32,19 @@ struct ShareRun {
     }
 
     /// Runs `share` with `arguments` in `folder`.
-    func callAsFunction(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> ToolRun {
-        let binary = try #require(Self.binary, "the share executable was not found next to the test bundle", sourceLocation: sourceLocation)
+    func callAsFunction(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> Command.Result {
+        let binary = try #require(Share.url, "the share executable was not found next to the test bundle", sourceLocation: sourceLocation)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        return try await Tools.run(binary.path, arguments, environment: environment, in: folder, sourceLocation: sourceLocation)
+        return try await Command.run(binary.path, arguments, environment: environment, in: folder, sourceLocation: sourceLocation)
     }
 }
 
 extension ShareRun {
     /// Runs `share` with `arguments` and measures its peak memory.
     func measuringMemory(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> MeasuredRun {
-        let binary = try #require(Self.binary, "the share executable was not found next to the test bundle", sourceLocation: sourceLocation)
+        let binary = try #require(Share.url, "the share executable was not found next to the test bundle", sourceLocation: sourceLocation)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        return try await Tools.runMeasuringMemory(
+        return try await MemoryMeter.runMeasuringMemory(
             binary.path, arguments, environment: environment, sourceLocation: sourceLocation)
     }
 }

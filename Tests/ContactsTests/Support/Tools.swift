@@ -1,79 +1,7 @@
 import CGdkPixbuf
 import Foundation
+import LocalTestSupport
 import Testing
-
-/// A fresh folder for one test; `remove()` deletes it.
-struct TemporaryFolder: ~Copyable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("contacts-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ relative: String) -> URL { url.appendingPathComponent(relative) }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
-/// What a program printed and how it ended.
-struct ToolRun: CustomStringConvertible {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
-
-    var description: String { "exit \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)" }
-}
-
-/// Runs programs the way a shell would, with standard input from /dev/null, and stops any that
-/// outlive their time by their PID.
-enum Tools {
-    /// The first of `paths` that is an executable file.
-    static func find(_ name: String) -> String? {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-        return (folders + ["/usr/bin", "/bin"]).map { $0 + "/" + name }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    /// Runs `program` with `arguments`, waits for it (at most `timeout` seconds, then SIGKILL by
-    /// PID), and returns what it printed.
-    static func run(
-        _ program: String, _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil,
-        timeout: Double = 120, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws -> ToolRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let folder { process.currentDirectoryURL = folder }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("contacts-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outputURL = scratch.appendingPathComponent("stdout")
-        let errorURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                Issue.record("\(program) \(arguments) did not end within \(timeout) s", sourceLocation: sourceLocation)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        process.waitUntilExit()
-        return ToolRun(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
-    }
-}
 
 /// Test images made with gdk-pixbuf: a gradient, so scaling and JPEG have real work to do.
 enum TestImages {
@@ -140,15 +68,16 @@ enum TestImages {
 
 /// How a program ended, what it printed, and the most memory it held.
 struct MeasuredRun: CustomStringConvertible {
-    var run: ToolRun
+    var run: Command.Result
     /// The child's peak resident set (its `VmHWM`), in bytes, as `wait4` reports it in `ru_maxrss`.
     var peakBytes: Int
 
     var description: String { "\(run)--- peak \(peakBytes / 1_048_576) MiB" }
 }
 
-extension Tools {
-    /// Runs `program` like `run(_:_:environment:in:timeout:sourceLocation:)`, and also measures
+/// Runs a program the way LocalTestSupport's `Command.run` does, and also measures its memory.
+enum MemoryMeter {
+    /// Runs `program` like `Command.run`, and also measures
     /// its peak memory: the child is started with `posix_spawn` and reaped with `wait4`, whose
     /// `ru_maxrss` is the high-water mark of the child's resident set (`VmHWM`, in KiB), for
     /// that child alone. It runs in this process's working directory. A child still running
@@ -157,11 +86,10 @@ extension Tools {
         _ program: String, _ arguments: [String], environment: [String: String],
         timeout: Double = 300, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> MeasuredRun {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("contacts-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outputPath = scratch.appendingPathComponent("stdout").path
-        let errorPath = scratch.appendingPathComponent("stderr").path
+        let scratch = try TemporaryFolder("contacts-run")
+        defer { scratch.remove() }
+        let outputPath = scratch.file("stdout").path
+        let errorPath = scratch.file("stderr").path
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -196,7 +124,7 @@ extension Tools {
         }
         // WIFEXITED / WEXITSTATUS, which Swift does not import.
         let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        let run = ToolRun(
+        let run = Command.Result(
             status: exitStatus,
             standardOutput: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outputPath)), as: UTF8.self),
             standardError: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errorPath)), as: UTF8.self))

@@ -16,13 +16,13 @@ final class TestHome {
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("mail-tests-\(UUID().uuidString)", isDirectory: true)
+        folder = try TemporaryFolder.make("mail-tests")
         for sub in ["home", "config/sharesheet", "data", "cache", "state", "runtime"] {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
     }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    deinit { TemporaryFolder(existing: folder).remove() }
 
     var configHome: URL { folder.appendingPathComponent("config") }
     var dataHome: URL { folder.appendingPathComponent("data") }
@@ -64,24 +64,6 @@ final class TestHome {
             left -= chunk
         }
         return url
-    }
-
-    /// A free loopback port with nothing listening on it.
-    static func closedPort() -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

@@ -22,11 +22,3 @@ enum ShareTool {
             namespace: namespace, command: [binary] + arguments, environment: NamespacedProcess.environment(home: home), log: log)
     }
 }
-
-/// A fresh temporary folder per test.
-func makeTemporaryFolder(_ name: String = #function) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("nearby-tests-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}

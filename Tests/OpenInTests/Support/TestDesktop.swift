@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// A desktop of its own for one test: XDG data, config and cache folders in a temporary folder,
@@ -12,13 +13,7 @@ final class TestDesktop {
     }
 
     /// What one run printed and returned.
-    struct Run: CustomStringConvertible {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-
-        var description: String { "exit \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)" }
-    }
+    typealias Run = Command.Result
 
     let root: URL
     var home: URL { root.appendingPathComponent("home") }
@@ -32,8 +27,7 @@ final class TestDesktop {
     var work: URL { root.appendingPathComponent("work") }
 
     init() throws {
-        root = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("openin-tests-\(UUID().uuidString)", isDirectory: true)
+        root = try TemporaryFolder.make("openin-tests")
         let manager = FileManager.default
         for folder in [
             dataHome.appendingPathComponent("applications"), configHome, cacheHome,
@@ -59,7 +53,7 @@ final class TestDesktop {
         chmod(recorder.path, 0o755)
     }
 
-    deinit { try? FileManager.default.removeItem(at: root) }
+    deinit { TemporaryFolder(existing: root).remove() }
 
     /// Installs a desktop entry `ID.desktop` whose Exec runs the recorder.
     /// - Parameters:
@@ -118,7 +112,7 @@ final class TestDesktop {
 
     /// Runs the built `share` with `arguments` in this desktop.
     func share(_ arguments: [String], input: Data? = nil) async throws -> Run {
-        let binary = try #require(Self.shareBinary, "the share executable was not found next to the test bundle")
+        let binary = try #require(Share.url, "the share executable was not found next to the test bundle")
         return try await run(program: binary.path, arguments, input: input)
     }
 
@@ -129,44 +123,8 @@ final class TestDesktop {
 
     /// Runs a program in this desktop; a hang is killed after `timeout` seconds and recorded.
     func run(program: String, _ arguments: [String], input: Data? = nil, timeout: Double = 60) async throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = work
-        let id = UUID().uuidString
-        let outURL = root.appendingPathComponent(".out-\(id)")
-        let errURL = root.appendingPathComponent(".err-\(id)")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
-        }
-        if let input {
-            let inURL = root.appendingPathComponent(".in-\(id)")
-            try input.write(to: inURL)
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        }
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                Issue.record("\(program) \(arguments) did not end within \(timeout) s")
-                break
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        try await Command.run(
+            program, arguments, environment: environment, in: work, input: input.map { .data($0) } ?? .null, timeout: timeout)
     }
 
     /// The argument lists the application `id` received so far, waiting up to `timeout` seconds
@@ -194,17 +152,6 @@ final class TestDesktop {
     func allRecords() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: records.path)) ?? []).sorted()
     }
-
-    /// The `share` built next to the test bundle, or `SHARE_BINARY` when set.
-    static let shareBinary: URL? = {
-        if let path = ProcessInfo.processInfo.environment["SHARE_BINARY"] { return URL(fileURLWithPath: path) }
-        var folders: [URL] = []
-        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
-        folders.append(Bundle.main.bundleURL)
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        return folders.map { $0.appendingPathComponent("share") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
 
     /// The repository's root folder (for `make install-desktop-entry`).
     static let repositoryRoot = URL(fileURLWithPath: #filePath)

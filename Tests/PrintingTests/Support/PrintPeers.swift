@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 
 /// A private CUPS scheduler and an IPP Everywhere printer (ippeveprinter) on loopback, each
 /// in its own temporary folder, started by the test and stopped by PID.
@@ -25,8 +26,8 @@ final class PrintPeers: @unchecked Sendable {
 
     init() throws {
         folder = try TemporaryFolder("print-peers")
-        cupsPort = try Self.freePort()
-        printerPort = try Self.freePort()
+        cupsPort = try Loopback.freePort()
+        printerPort = try Loopback.freePort()
         do {
             try start()
         } catch {
@@ -121,7 +122,7 @@ final class PrintPeers: @unchecked Sendable {
         var lastError: Error?
         for _ in 0..<40 {
             do {
-                try run("lpadmin", ["-h", server] + arguments)
+                try Command.output("lpadmin", ["-h", server] + arguments)
                 return
             } catch {
                 lastError = error
@@ -133,12 +134,12 @@ final class PrintPeers: @unchecked Sendable {
 
     /// Stops the queue from accepting jobs, with `reason` as its message (`cupsreject -r`).
     func reject(_ name: String, reason: String) throws {
-        try run("cupsreject", ["-h", server, "-r", reason, name])
+        try Command.output("cupsreject", ["-h", server, "-r", reason, name])
     }
 
     /// Every job the scheduler knows (`lpstat -W all -o`), one line each.
     func jobs() throws -> [String] {
-        try run("lpstat", ["-h", server, "-W", "all", "-o"]).split(separator: "\n").map(String.init)
+        try Command.output("lpstat", ["-h", server, "-W", "all", "-o"]).split(separator: "\n").map(String.init)
     }
 
     /// The files ippeveprinter received.
@@ -189,7 +190,7 @@ final class PrintPeers: @unchecked Sendable {
             if FileManager.default.fileExists(atPath: path) { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw ToolFailure(message: "\(peer) did not start: \(path) did not appear\n" + logTails(logs))
+        throw PeerError("\(peer) did not start: \(path) did not appear\n" + logTails(logs))
     }
 
     /// The last lines of each log, headed by its name.
@@ -208,7 +209,7 @@ final class PrintPeers: @unchecked Sendable {
             if Self.canConnect(port: port) { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw ToolFailure(message: "\(peer) did not start: nothing listens on 127.0.0.1:\(port)\n" + logTails(logs))
+        throw PeerError("\(peer) did not start: nothing listens on 127.0.0.1:\(port)\n" + logTails(logs))
     }
 
     private static func canConnect(port: Int) -> Bool {
@@ -226,29 +227,7 @@ final class PrintPeers: @unchecked Sendable {
         }
     }
 
-    /// A loopback port nothing listens on: bound to port 0, read back, released.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ToolFailure(message: "socket failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw ToolFailure(message: "bind failed") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// `Tests/Fixtures/supervise.py`: runs one peer in its own process group and stops the group
     /// on SIGTERM or when standard input closes.
-    static let supervisor = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/supervise.py").path
+    static let supervisor = Fixture.url("supervise.py").path
 }

@@ -1,34 +1,6 @@
 import CCairo
 import Foundation
-
-/// Runs a command-line tool to the end and returns its standard output.
-@discardableResult
-func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw ToolFailure(
-            message: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
-                + String(decoding: errorData, as: UTF8.self))
-    }
-    return String(decoding: data, as: UTF8.self)
-}
-
-struct ToolFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-}
+import LocalTestSupport
 
 /// `pdfinfo`'s fields.
 struct PDFInfo {
@@ -36,7 +8,7 @@ struct PDFInfo {
 
     init(_ url: URL) throws {
         var fields: [String: String] = [:]
-        for line in try run("pdfinfo", [url.path]).split(separator: "\n") {
+        for line in try Command.output("pdfinfo", [url.path]).split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
             fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
@@ -57,21 +29,7 @@ struct PDFInfo {
 func pdfText(_ url: URL, page: Int? = nil) throws -> String {
     var arguments = ["-layout"]
     if let page { arguments += ["-f", String(page), "-l", String(page)] }
-    return try run("pdftotext", arguments + [url.path, "-"])
-}
-
-/// A fresh folder under /tmp, removed by `remove()`.
-struct TemporaryFolder {
-    let url: URL
-
-    init(_ name: String = "print-test") throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+    return try Command.output("pdftotext", arguments + [url.path, "-"])
 }
 
 /// Writes a PNG of `width`×`height` pixels: a colored frame with a diagonal, drawn by Cairo.

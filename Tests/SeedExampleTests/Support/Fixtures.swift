@@ -21,25 +21,6 @@ func offeredTypes(_ sheet: ActivitySheet) -> (share: [ActivityType], action: [Ac
     (sheet.shareRow.compactMap(\.activityType), sheet.actionRow.compactMap(\.activityType))
 }
 
-/// A folder of its own under the temporary directory, removed by `remove()`.
-struct ScratchFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("seed-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String, contents: Data) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try contents.write(to: file)
-        return file
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// Waits (in 10 ms steps, up to `limit`) until `condition` holds; returns whether it did.
 ///
 /// For things another process does (a request reaching the test server); a safety net against a

@@ -1,19 +1,12 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// Runs the built `share` executable the way a person's shell would, and collects what it
 /// printed and how it exited.
 enum ShareBinary {
     /// What one run printed and returned.
-    struct Run: CustomStringConvertible {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-
-        var description: String {
-            "exit \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)"
-        }
-    }
+    typealias Run = Command.Result
 
     /// Where standard input comes from.
     enum Input {
@@ -27,23 +20,6 @@ enum ShareBinary {
         case file(String)
     }
 
-    /// The `share` built next to the test bundle (SwiftPM puts products and the test bundle in
-    /// one directory), or `SHARE_BINARY` when set.
-    static let url: URL? = {
-        if let path = ProcessInfo.processInfo.environment["SHARE_BINARY"] { return URL(fileURLWithPath: path) }
-        var folders: [URL] = []
-        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
-        folders.append(Bundle.main.bundleURL)
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        if let first = CommandLine.arguments.first {
-            folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
-        }
-        // Inside an .xctest bundle on macOS, the products sit three levels up.
-        folders += folders.map { $0.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
-        return folders.map { $0.appendingPathComponent("share") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
     /// `script` from util-linux, which runs a command on a new pseudo-terminal.
     static let script = ["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
@@ -54,7 +30,7 @@ enum ShareBinary {
         _ arguments: [String], in folder: URL, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Run {
         let script = try #require(script, "script (util-linux) is needed to run share on a terminal")
-        let binary = try #require(url, "the share executable was not found next to the test bundle")
+        let binary = try #require(Share.url, "the share executable was not found next to the test bundle")
         let command = ([binary.path] + arguments).map(shellQuoted).joined(separator: " ")
         var run = try await self.run(["-qec", command, "/dev/null"], in: folder, program: script)
         run.standardOutput = run.standardOutput.replacingOccurrences(of: "\r\n", with: "\n")
@@ -63,14 +39,6 @@ enum ShareBinary {
 
     static func shellQuoted(_ word: String) -> String {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    /// A fresh folder for one test, removed by the caller with `cleanUp`.
-    static func makeFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("share-cli-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
     }
 
     /// The environment every run gets: fixed width, no color, XDG folders inside `folder`.
@@ -107,61 +75,22 @@ enum ShareBinary {
         timeout: Double = 60, environment extraEnvironment: [String: String] = [:],
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Run {
-        let binary = try #require(url, "the share executable was not found next to the test bundle")
-        let process = Process()
+        let binary = try #require(Share.url, "the share executable was not found next to the test bundle")
+        let command: [String]
         if let program {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-        } else if prefix.isEmpty {
-            process.executableURL = binary
-            process.arguments = arguments
+            command = [program] + arguments
         } else {
-            process.executableURL = URL(fileURLWithPath: prefix[0])
-            process.arguments = Array(prefix.dropFirst()) + [binary.path] + arguments
+            command = prefix + [binary.path] + arguments
         }
-        process.currentDirectoryURL = folder
-        process.environment = environment(in: folder).merging(extraEnvironment) { $1 }
-
-        let runID = UUID().uuidString
-        let outputURL = folder.appendingPathComponent(".stdout-\(runID)")
-        let errorURL = folder.appendingPathComponent(".stderr-\(runID)")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outputURL)
-            try? FileManager.default.removeItem(at: errorURL)
-        }
+        let standardInput: Command.Input
         switch input {
-        case .null:
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        case .bytes(let bytes):
-            let inputURL = folder.appendingPathComponent(".stdin-\(runID)")
-            try Data(bytes).write(to: inputURL)
-            process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        case .text(let text):
-            let inputURL = folder.appendingPathComponent(".stdin-\(runID)")
-            try Data(text.utf8).write(to: inputURL)
-            process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        case .file(let path):
-            process.standardInput = FileHandle(forReadingAtPath: path)
+        case .null: standardInput = .null
+        case .bytes(let bytes): standardInput = .data(Data(bytes))
+        case .text(let text): standardInput = .data(Data(text.utf8))
+        case .file(let path): standardInput = .file(path)
         }
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                Issue.record("share \(arguments) did not end within \(timeout) s", sourceLocation: sourceLocation)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+        return try await Command.run(
+            command[0], Array(command.dropFirst()), environment: environment(in: folder).merging(extraEnvironment) { $1 },
+            in: folder, input: standardInput, timeout: timeout, sourceLocation: sourceLocation)
     }
 }

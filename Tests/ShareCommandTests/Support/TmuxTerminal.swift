@@ -12,25 +12,11 @@ final class TmuxTerminal {
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String { try Self.run(["-L", socket] + arguments) }
 
-    /// Runs tmux and returns what it printed. Spawned and reaped by PID (Foundation's `Process`
-    /// monitor loses the exit of a client whose server lives on), output through a file (the
-    /// server that `new-session` starts keeps the client's descriptors, so a pipe never ends).
+    /// Runs tmux and returns what it printed, by PID and through a file (`Spawn.run`): the
+    /// server that `new-session` starts keeps the client's descriptors.
     @discardableResult
     static func run(_ arguments: [String]) throws -> String {
-        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputURL) }
-        let output = open(outputURL.path, O_WRONLY | O_CLOEXEC)
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        defer {
-            close(output)
-            close(null)
-        }
-        let pid = try Spawn.start(
-            "/usr/bin/tmux", arguments, environment: ProcessInfo.processInfo.environment, input: null,
-            output: output, error: null)
-        _ = Spawn.waitBlocking(pid)
-        return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
+        try Spawn.run("/usr/bin/tmux", arguments, environment: ProcessInfo.processInfo.environment).text
     }
 
     /// Starts `command` (shell words) in a `width`×`height` window. bash, because Ctrl-C on a
@@ -79,7 +65,7 @@ final class TmuxTerminal {
     /// The shell command that runs `share ARGUMENTS` in `folder` with exactly `environment`, then
     /// prints EXIT=status and whether the terminal's settings are what they were before.
     static func shareCommand(_ arguments: String, in folder: URL, environment: [String: String]) throws -> String {
-        let binary = try #require(ShareBinary.url)
+        let binary = try #require(Share.url)
         let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }
         return "cd \(ShareBinary.shellQuoted(folder.path)) && before=$(stty -g) && env -i \(assignments.joined(separator: " ")) "
             + "\(ShareBinary.shellQuoted(binary.path)) \(arguments); echo \"EXIT=$?\"; "

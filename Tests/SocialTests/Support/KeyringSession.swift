@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 
 /// A private D-Bus session bus with gnome-keyring's Secret Service on it, unlocked, kept in a
 /// sandbox home: what a desktop session offers libsecret. One Python process starts both
@@ -19,7 +20,7 @@ final class KeyringSession: @unchecked Sendable {
     /// Locks the default collection, as a screen lock can: reading a secret then needs the
     /// password, and the prompt for it fails here (no display).
     func lock() throws {
-        try BusTool.run(
+        try Command.output(
             "dbus-send",
             ["--bus=\(address)", "--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets",
              "org.freedesktop.Secret.Service.Lock", "array:objpath:/org/freedesktop/secrets/aliases/default"])
@@ -27,7 +28,7 @@ final class KeyringSession: @unchecked Sendable {
 
     /// Deletes `service`'s item behind ShareSheet's back, as Passwords and Keys would.
     func deleteItem(service: String) throws {
-        try BusTool.run(
+        try Command.output(
             "secret-tool", ["clear", "application", "org.sharesheet", "service", service],
             environment: ["DBUS_SESSION_BUS_ADDRESS": address])
     }
@@ -53,7 +54,7 @@ final class BusMonitor: @unchecked Sendable {
         for _ in 0..<100 where !text.contains("member=NameLost") { usleep(50_000) }
         guard text.contains("member=NameLost") else {
             stop()
-            throw PythonPeer.StartFailure(description: "dbus-monitor did not start: \(text.suffix(500))")
+            throw PeerError("dbus-monitor did not start: \(text.suffix(500))")
         }
     }
 
@@ -77,27 +78,5 @@ final class BusMonitor: @unchecked Sendable {
         }
         try? FileManager.default.removeItem(at: log)
         return calls
-    }
-}
-
-/// Runs a command-line tool to its end; a failure names the tool, its status and its output.
-enum BusTool {
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw PythonPeer.StartFailure(description: "\(tool) exited \(process.terminationStatus): \(text)")
-        }
-        return text
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -23,7 +24,7 @@ final class MastodonMock: @unchecked Sendable {
             }
             try await Task.sleep(nanoseconds: 100_000_000)
         }
-        throw PythonPeer.StartFailure(description: "mastodon_mock did not answer: \(peer.errorLog.suffix(2000))")
+        throw PeerError("mastodon_mock did not answer: \(peer.errorLog.suffix(2000))")
     }
 
     var baseURL: URL { peer.baseURL }
@@ -37,7 +38,7 @@ final class MastodonMock: @unchecked Sendable {
         let me = try await TestHTTP.request(
             "GET", baseURL.appendingPathComponent("api/v1/accounts/verify_credentials"), headers: authorization)
         guard let id = (me.json as? [String: Any])?["id"] as? String else {
-            throw PythonPeer.StartFailure(description: "verify_credentials: \(String(decoding: me.body, as: UTF8.self))")
+            throw PeerError("verify_credentials: \(String(decoding: me.body, as: UTF8.self))")
         }
         let answer = try await TestHTTP.request(
             "GET", baseURL.appendingPathComponent("api/v1/accounts/\(id)/statuses"), headers: authorization)
@@ -50,7 +51,7 @@ final class MastodonMock: @unchecked Sendable {
             "POST", baseURL.appendingPathComponent("api/v1/_mock/faults"), headers: ["Content-Type": "application/json"],
             body: try JSONSerialization.data(withJSONObject: rule))
         guard answer.status == 200 else {
-            throw PythonPeer.StartFailure(description: "fault rule refused: \(String(decoding: answer.body, as: UTF8.self))")
+            throw PeerError("fault rule refused: \(String(decoding: answer.body, as: UTF8.self))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -14,22 +15,15 @@ final class PythonPeer: @unchecked Sendable {
     private let process: Process
     private let input = Pipe()
 
-    struct StartFailure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// `Tests/Fixtures/social/` in this repository.
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/social")
+    static let fixtures = Fixture.folder.appendingPathComponent("social")
 
     /// Starts `Tests/Fixtures/social/NAME.py` after `prelude.py` there (SIGTERM unblocked, an
     /// exit when standard input closes) with `arguments`; the script prints its port first.
     init(fixture: String, arguments: [String] = [], environment: [String: String] = [:], printsPort: Bool = true) throws {
         let prelude = try String(contentsOf: Self.fixtures.appendingPathComponent("prelude.py"), encoding: .utf8)
         let script = try String(contentsOf: Self.fixtures.appendingPathComponent(fixture + ".py"), encoding: .utf8)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("social-peer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder.make("social-peer")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", prelude + "\n" + script] + arguments
@@ -58,7 +52,7 @@ final class PythonPeer: @unchecked Sendable {
             process.terminate()
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
-            throw StartFailure(description: "the peer did not start: \(text.debugDescription) \(log.suffix(2000))")
+            throw PeerError("the peer did not start: \(text.debugDescription) \(log.suffix(2000))")
         }
         self.port = port
         firstLine = first
@@ -88,24 +82,6 @@ final class PythonPeer: @unchecked Sendable {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// A port nobody listens on (bound, then closed).
-    static func closedPort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

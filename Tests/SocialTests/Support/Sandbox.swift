@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import ShareSheetSystem
 @testable import Social
 
@@ -8,14 +9,14 @@ final class Sandbox: @unchecked Sendable {
     let home: URL
 
     init() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("social-home-\(UUID().uuidString)")
+        home = try TemporaryFolder.make("social-home")
         for folder in [".config", ".local/share", ".cache"] {
             try FileManager.default.createDirectory(
                 at: home.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
     }
 
-    deinit { try? FileManager.default.removeItem(at: home) }
+    deinit { TemporaryFolder(existing: home).remove() }
 
     /// The environment of a process in this home: no session bus, so tokens go to the file.
     var environment: [String: String] {

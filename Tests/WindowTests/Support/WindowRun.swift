@@ -96,18 +96,8 @@ enum Samples {
     }()
 }
 
-/// Runs a program to its end and returns what it wrote on standard output and standard error.
+/// Runs a program to its end and returns what it wrote on standard output, then standard error.
 func output(of program: String, _ arguments: [String], environment: [String: String]) throws -> String {
-    let folder = FileManager.default.temporaryDirectory
-    let file = folder.appendingPathComponent("window-tests-\(UUID().uuidString)")
-    let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-    defer {
-        close(descriptor)
-        close(null)
-        try? FileManager.default.removeItem(at: file)
-    }
-    let pid = try Spawn.start(program, arguments, environment: environment, input: null, output: descriptor, error: descriptor)
-    _ = Spawn.waitBlocking(pid)
-    return String(decoding: try Data(contentsOf: file), as: UTF8.self)
+    let ended = try Spawn.run(program, arguments, environment: environment)
+    return ended.text + String(decoding: ended.standardError, as: UTF8.self)
 }
