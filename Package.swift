@@ -235,7 +235,7 @@ let package = Package(
                 "LocalTestSupport", "share", "sharesheet-service",
             ]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes", "LocalTestSupport"]),
-        .testTarget(name: "GLibErrorsTests", dependencies: ["GLibErrors", "CGIO", "LocalTestSupport"]),
+        .testTarget(name: "GLibErrorsTests", dependencies: ["GLibErrors", "CGIO"]),
         .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "CCurl"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting", "LocalTestSupport"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins", "LocalTestSupport"]),
