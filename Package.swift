@@ -236,7 +236,7 @@ let package = Package(
             ]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes", "LocalTestSupport"]),
         .testTarget(name: "GLibErrorsTests", dependencies: ["GLibErrors", "CGIO"]),
-        .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "CCurl"]),
+        .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "CCurl", "LocalTestSupport"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting", "LocalTestSupport"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins", "LocalTestSupport"]),
         .testTarget(name: "SharingTests", dependencies: ["Sharing", "ShareSheet", "ShareSheetTesting", "UniformTypes", "LocalTestSupport"]),

@@ -1,6 +1,7 @@
 import CCurl
 import CurlClient
 import Foundation
+import LocalTestSupport
 import Testing
 
 /// The shared libcurl client's failures, against loopback sockets this test opens itself.
@@ -8,9 +9,7 @@ import Testing
 struct CurlClientTests {
     @Test("a refused connection keeps CURLE_COULDNT_CONNECT, curl's text and its detail, and never reached the server")
     func refused() throws {
-        let socket = try LoopbackSocket(listening: false)
-        let port = socket.port
-        socket.close()
+        let port = try Loopback.freePort()
         #expect {
             _ = try CurlClient.perform(CurlTransfer(url: "http://127.0.0.1:\(port)/", connectTimeout: 10))
         } throws: { error in
@@ -22,7 +21,7 @@ struct CurlClientTests {
 
     @Test("a cancelled transfer to a server that never answers ends as cancelled (CURLE_ABORTED_BY_CALLBACK)")
     func cancelled() throws {
-        let socket = try LoopbackSocket(listening: true)
+        let socket = try Loopback.Socket(listening: true)
         defer { socket.close() }
         let cancellation = CurlCancellation()
         cancellation.cancel()
@@ -36,7 +35,7 @@ struct CurlClientTests {
 
     @Test("cancelling the task of an async send stops its transfer on its own thread: CancellationError")
     func taskCancelled() async throws {
-        let socket = try LoopbackSocket(listening: true)
+        let socket = try Loopback.Socket(listening: true)
         defer { socket.close() }
         let transfer = CurlTransfer(url: "http://127.0.0.1:\(socket.port)/", connectTimeout: 10)
         let task = Task { try await CurlClient.send(transfer) }
@@ -56,37 +55,5 @@ struct CurlClientTests {
             guard let error = error as? CurlError else { return false }
             return error.code == CURLE_READ_ERROR && error.readFailure?.contains(missing.path) == true
         }
-    }
-}
-
-/// A TCP socket on 127.0.0.1 with a free port; listening without ever accepting when asked.
-private final class LoopbackSocket {
-    private var descriptor: Int32
-    let port: UInt16
-
-    init(listening: Bool) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound, !listening || listen(fd, 8) == 0 else {
-            Glibc.close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        descriptor = fd
-        port = UInt16(bigEndian: address.sin_port)
-    }
-
-    func close() {
-        if descriptor >= 0 { Glibc.close(descriptor) }
-        descriptor = -1
     }
 }
