@@ -59,10 +59,7 @@ public enum Command {
         if let environment { process.environment = environment }
         if let folder { process.currentDirectoryURL = folder }
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("command-\(UUID().uuidString)")
-        let output = base.appendingPathExtension("out")
-        let errorFile = base.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        // The input first: when it cannot be opened, no output file has been made yet.
         switch input {
         case .null:
             process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
@@ -76,6 +73,10 @@ public enum Command {
             guard let handle = FileHandle(forReadingAtPath: path) else { throw PeerError("\(path) cannot be read") }
             process.standardInput = handle
         }
+        let output = base.appendingPathExtension("out")
+        let errorFile = base.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         do {
             process.standardOutput = try FileHandle(forWritingTo: output)
             process.standardError = try FileHandle(forWritingTo: errorFile)
