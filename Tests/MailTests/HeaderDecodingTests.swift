@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 import Testing
 
 @testable import Mail
@@ -28,16 +29,11 @@ struct HeaderDecodingTests {
         let input = Data(
             base64Encoded: "SGVsbG9L////////////////////////////////YWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYf///////////////////////////////////2FhYf//YWE=")!
         let subject = String(decoding: input, as: UTF8.self)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("header-decoding-\(getpid()).eml").path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        try #require(descriptor >= 0)
-        defer {
-            close(descriptor)
-            unlink(path)
+        try withMessageFile { descriptor in
+            let message = MailMessage(to: ["bo@example.org"], subject: subject, body: "Hello\n")
+            let written = try #require(try MessageHeaders.write(message, from: "ana@example.com", to: descriptor))
+            #expect(written.subject == subject)
         }
-        let message = MailMessage(to: ["bo@example.org"], subject: subject, body: "Hello\n")
-        let written = try #require(try MessageHeaders.write(message, from: "ana@example.com", to: descriptor))
-        #expect(written.subject == subject)
     }
 
     /// Found by `fuzz-mime-headers` (Tests/Fuzz/corpus/mime-headers/punycode-bcc.bin): the Bcc
@@ -50,18 +46,24 @@ struct HeaderDecodingTests {
             HeaderDecoding.addresses(in: "\"B\" <b@xn--bcher-kva.example>, Team: x@example.xn--com;")
                 == ["b@xn--bcher-kva.example", "x@example.xn--com"])
 
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("idn-\(getpid()).eml").path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        try #require(descriptor >= 0)
-        defer {
-            close(descriptor)
-            unlink(path)
+        try withMessageFile { descriptor in
+            let message = MailMessage(
+                to: ["Bo <bo@xn--bcher-kva.example>"], bcc: ["dee@example.xn--com"], subject: "IDN", body: "Hello\n")
+            let written = try #require(try MessageHeaders.write(message, from: "ana@xn--caf-dma.example", to: descriptor))
+            #expect(written.to == ["bo@xn--bcher-kva.example"])
+            #expect(written.bcc == ["dee@example.xn--com"])
+            #expect(HeaderSection.read(descriptor)?.addresses("From") == ["ana@xn--caf-dma.example"])
         }
-        let message = MailMessage(
-            to: ["Bo <bo@xn--bcher-kva.example>"], bcc: ["dee@example.xn--com"], subject: "IDN", body: "Hello\n")
-        let written = try #require(try MessageHeaders.write(message, from: "ana@xn--caf-dma.example", to: descriptor))
-        #expect(written.to == ["bo@xn--bcher-kva.example"])
-        #expect(written.bcc == ["dee@example.xn--com"])
-        #expect(HeaderSection.read(descriptor)?.addresses("From") == ["ana@xn--caf-dma.example"])
+    }
+
+    /// Calls `body` with an empty message file open for reading and writing, in a folder of its
+    /// own that goes afterwards.
+    private func withMessageFile(_ body: (Int32) throws -> Void) throws {
+        let folder = try TemporaryFolder("header-decoding")
+        defer { folder.remove() }
+        let descriptor = open(folder.file("message.eml").path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        try body(descriptor)
     }
 }
