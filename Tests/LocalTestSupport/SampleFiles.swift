@@ -1,6 +1,16 @@
 // Sample files for tests that send them to a peer, and comparing what arrived.
 import Foundation
 
+/// The repository's sample files in `Examples/Samples` (`sunset.png`, a real 64×40 PNG;
+/// `notes.txt`), which the README's examples share too.
+public enum Sample {
+    /// The sample `name`.
+    public static func url(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/Samples").appendingPathComponent(name)
+    }
+}
+
 /// Writes a file of `size` pseudo-random bytes (a fixed pattern per seed), in blocks. Used by the
 /// Nearby tests and the window tests for files to send.
 public func writeRandomFile(_ url: URL, size: Int, seed: UInt64 = 1) throws {

@@ -9,8 +9,8 @@ import Testing
 struct ServiceClientTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let sunset = repository.appendingPathComponent("Examples/Samples/sunset.png")
-    static let notes = repository.appendingPathComponent("Examples/Samples/notes.txt")
+    static let sunset = Sample.url("sunset.png")
+    static let notes = Sample.url("notes.txt")
 
     // MARK: share --via-service
 

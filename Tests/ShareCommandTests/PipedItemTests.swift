@@ -8,18 +8,13 @@ import Testing
 final class PipedItemTests {
     let folder: URL
 
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
+    deinit { TemporaryFolder(existing: folder).remove() }
 
     init() throws {
         folder = try TemporaryFolder.make("share-cli-tests")
     }
 
-    /// The repository's sample picture, a real 64×40 PNG.
-    private static let samplePNG: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Examples/Samples/sunset.png")
+    private static let samplePNG = Sample.url("sunset.png")
 
     @Test func pipedBytesAreListedByWhatTheyAre() async throws {
         let png = try [UInt8](Data(contentsOf: Self.samplePNG))

@@ -12,17 +12,13 @@ import Testing
 final class RawFileNameTests {
     let folder: URL
 
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
+    deinit { TemporaryFolder(existing: folder).remove() }
 
     init() throws {
         folder = try TemporaryFolder.make("share-cli-tests")
     }
 
-    private static let samplePNG: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Examples/Samples/sunset.png")
+    private static let samplePNG = Sample.url("sunset.png")
 
     /// Writes `bytes` to the file named `caf\xE9 a;b.png` in the test's folder (Foundation
     /// cannot name it, so through the C library).

@@ -63,7 +63,7 @@ struct BusTargetTests {
     @Test("the example target, activated on the bus, receives a PNG as a descriptor, and its result is the outcome")
     func exampleTargetSavesAPhoto() async throws {
         try await withTargets { home, bus, environment in
-            let photo = try home.file("sunset.png", try Data(contentsOf: Self.repository.appendingPathComponent("Examples/Samples/sunset.png")))
+            let photo = try home.file("sunset.png", try Data(contentsOf: Sample.url("sunset.png")))
             let run = try await Share.run(["--json", "--activity", "org.sharesheet.ExampleTarget", photo.path], home: home, extra: environment)
             #expect(run.status == 0, "\(run.standardError)\n\(bus.logTail())")
             let result = try json(run)
@@ -81,7 +81,7 @@ struct BusTargetTests {
     func whatATargetReceives() async throws {
         try await withTargets { home, bus, environment in
             let name = "a b;c $(x) 'q' #1.png"
-            let photo = try home.file(name, try Data(contentsOf: Self.repository.appendingPathComponent("Examples/Samples/sunset.png")))
+            let photo = try home.file(name, try Data(contentsOf: Sample.url("sunset.png")))
             let run = try await Share.run(
                 ["--json", "--activity", "org.example.Record", "--subject", "Holiday", photo.path, "--text", "caption ✓"], home: home,
                 extra: environment)
@@ -104,7 +104,7 @@ struct BusTargetTests {
     @Test("a target that crashes, or refuses, fails the share at once with the reason")
     func crashingAndRefusingTargets() async throws {
         try await withTargets { home, _, environment in
-            let photo = try home.file("p.png", try Data(contentsOf: Self.repository.appendingPathComponent("Examples/Samples/sunset.png")))
+            let photo = try home.file("p.png", try Data(contentsOf: Sample.url("sunset.png")))
             let started = Date()
             let crashed = try await Share.run(["--json", "--activity", "org.example.Crash", photo.path], home: home, extra: environment)
             #expect(Date().timeIntervalSince(started) < 20)
@@ -138,7 +138,7 @@ struct BusTargetTests {
     func serviceStaysUsable() async throws {
         try await withTargets { home, bus, _ in
             let client = ServiceClient(bus: bus)
-            let photo = try home.file("p.png", try Data(contentsOf: Self.repository.appendingPathComponent("Examples/Samples/sunset.png")))
+            let photo = try home.file("p.png", try Data(contentsOf: Sample.url("sunset.png")))
             let listed = try await client.listActivities(["--file", photo.path + ":image/png"])
             let names = listed.compactMap { $0["activity"] as? String }
             #expect(names.contains("org.sharesheet.ExampleTarget") && names.contains("org.example.Crash"), "\(names)")

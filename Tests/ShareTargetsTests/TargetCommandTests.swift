@@ -40,7 +40,7 @@ struct TargetCommandTests {
             let names = ["a b;c $(touch x) `id` 'q' \"d\" #1 *.png", "-rf ünïcode\\n.png"]
             var paths: [String] = []
             for name in names {
-                paths.append(try home.file(name, try Data(contentsOf: BusTargetTests.repository.appendingPathComponent("Examples/Samples/sunset.png"))).path)
+                paths.append(try home.file(name, try Data(contentsOf: Sample.url("sunset.png"))).path)
             }
             let run = try await Share.run(["--json", "--activity", "org.example.Recorder"] + paths, home: home, extra: extra)
             #expect(run.status == 0, "\(run.standardError)")
@@ -66,7 +66,7 @@ struct TargetCommandTests {
                 named: "org.example.Saver.desktop", in: applications)
             try FileManager.default.createDirectory(at: home.configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
             try "# mine\n[mail]\nfrom=ana@example.com\n".write(to: home.configFile, atomically: true, encoding: .utf8)
-            let photo = try home.file("p.png", try Data(contentsOf: BusTargetTests.repository.appendingPathComponent("Examples/Samples/sunset.png")))
+            let photo = try home.file("p.png", try Data(contentsOf: Sample.url("sunset.png")))
 
             let off = try await Share.run(["targets", "disable", "org.example.Saver"], home: home, extra: extra)
             #expect(off.status == 0 && off.standardOutput.hasPrefix("org.example.Saver: turned off"), "\(off.standardError)")

@@ -44,13 +44,9 @@ struct TargetFolder {
     /// A copy of the repository's sample PNG, as `name`.
     func photo(_ name: String = "sunset.png") throws -> URL {
         let url = root.appendingPathComponent(name)
-        try FileManager.default.copyItem(at: Self.samples.appendingPathComponent("sunset.png"), to: url)
+        try FileManager.default.copyItem(at: Sample.url("sunset.png"), to: url)
         return url
     }
-
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let samples = repository.appendingPathComponent("Examples/Samples")
 
     func remove() { TemporaryFolder(existing: root).remove() }
 }

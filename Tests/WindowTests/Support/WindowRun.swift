@@ -87,12 +87,10 @@ enum Samples {
     /// The repository's sample photo (Examples/Samples/sunset.png), so screenshots show a real
     /// thumbnail; a 4×3 PNG when the repository is not next to the tests.
     static let photo: Data = {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let sample = repository.appendingPathComponent("Examples/Samples/sunset.png")
-        return (try? Data(contentsOf: sample)) ?? Data(
-            base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAA3NCSVQICAjb4U/gAAAAFElEQVQImWM0TjvDAANMDEgAhQMAM5wBa9Gt9g8AAAAASUVORK5CYII="
-        )!
+        (try? Data(contentsOf: Sample.url("sunset.png")))
+            ?? Data(
+                base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAA3NCSVQICAjb4U/gAAAAFElEQVQImWM0TjvDAANMDEgAhQMAM5wBa9Gt9g8AAAAASUVORK5CYII="
+            )!
     }()
 }
 
