@@ -85,6 +85,11 @@ public final class AirDropActivity: BuiltInActivity {
         let options = ChoiceOptions(streaming: presetTargets().map {
             ChoiceOptions.Option(id: $0, title: $0, detail: "given with --to", iconName: "network-wired")
         })
+        // "a device nearby, or HOST[:PORT]": an address typed in the sheet is a device too.
+        options.optionForTypedText = { text in
+            guard DirectAddress.parse(text) != nil || DirectAddress.portProblem(text) != nil else { return nil }
+            return ChoiceOptions.Option(id: text, title: text, detail: "typed address", iconName: "network-wired")
+        }
         var message = "Looking for devices running LocalSend nearby…"
         let (loaded, identity) = loadSettingsAndIdentity()
         if var settings = loaded, let identity, preparationError == nil {
@@ -114,7 +119,8 @@ public final class AirDropActivity: BuiltInActivity {
                     id: "to", label: "Device", kind: .choice(options), isRequired: true,
                     help: "a device nearby, or HOST[:PORT] of one running LocalSend"),
                 InterfaceField(
-                    id: "pin", label: "PIN", kind: .text, help: "only when the receiver asks for one", isAdvanced: true),
+                    id: "pin", label: "PIN", kind: .text, help: "only when the receiver asks for one", isAdvanced: true,
+                    isSecret: true),
             ],
             submitTitle: "Send",
             validate: { values in

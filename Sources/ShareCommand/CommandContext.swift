@@ -41,6 +41,10 @@ public struct CommandContext {
     /// be a window; callers that run the command in their own process leave it false and get
     /// the terminal sheet.
     public var canOpenWindows = false
+    /// The terminal the process was started from, which the sheet reads once standard input
+    /// has been read as an item (`share -`); nil for callers that run the command in their own
+    /// process, whose standard input stays theirs.
+    var controllingTerminal: ControllingTerminal?
 
     /// Makes a context; the defaults are the process's own streams and environment.
     public init(

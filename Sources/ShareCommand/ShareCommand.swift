@@ -24,6 +24,7 @@ public enum ShareCommand {
         // used only when standard input and output are both a terminal).
         context.keys = TerminalKeySource(descriptor: STDIN_FILENO)
         context.lineEditor = EditedLineSource()
+        context.controllingTerminal = ControllingTerminal()
         return await run(arguments, context: context)
     }
 
@@ -59,7 +60,7 @@ public enum ShareCommand {
         } catch {
             return finish(Termination.of(error), context: context)
         }
-        let runner = Runner(invocation: invocation, context: context)
+        var runner = Runner(invocation: invocation, context: context)
         do {
             return finish(try await runner.run(), context: context)
         } catch {

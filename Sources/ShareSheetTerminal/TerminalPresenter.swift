@@ -379,6 +379,8 @@ public final class TerminalPresenter: Presenter {
                     useEditor = false
                     continue
                 }
+            } else if field.isSecret, let secret = input as? any SecretLineSource {
+                typed = await askSecret(prompt, from: secret, presentation: id)
             } else {
                 typed = await (field.kind.isMultiline ? askLines(prompt, presentation: id) : ask(prompt, presentation: id))
             }
@@ -440,6 +442,18 @@ public final class TerminalPresenter: Presenter {
         guard isCurrent(id) else { return nil }
         promptIsOpen = false
         if line == nil { output.write("\n") }
+        return line
+    }
+
+    /// Like `ask(_:presentation:)`, with what is typed kept off the screen.
+    private func askSecret(_ prompt: String, from source: any SecretLineSource, presentation id: Int) async -> String? {
+        guard isCurrent(id) else { return nil }
+        let head = prompt.lastIndex(of: "\n").map { prompt[...$0] } ?? ""
+        output.write(String(head))
+        promptIsOpen = true
+        let line = await source.readSecretLine(prompt: String(prompt.dropFirst(head.count)))
+        guard isCurrent(id) else { return nil }
+        promptIsOpen = false
         return line
     }
 

@@ -8,7 +8,8 @@ import Sharing
 @MainActor
 struct Runner {
     let invocation: Invocation
-    let context: CommandContext
+    /// Standard input becomes the terminal (`attachTerminalIfSpent`) once it has been read.
+    private(set) var context: CommandContext
 
     private var registry: ActivityRegistry { context.registry }
     /// The share layer, over the context's registry.
@@ -21,7 +22,7 @@ struct Runner {
     }
 
     /// Runs the invocation; returns how the command ends, or throws an error that says it.
-    func run() async throws -> Termination {
+    mutating func run() async throws -> Termination {
         switch invocation.mode {
         case .help:
             context.standardOutput.write(
@@ -46,7 +47,11 @@ struct Runner {
         if invocation.mode == .sheet, invocation.sheetStyle == .window, !context.canOpenWindows {
             throw ShareError(.unavailable, "--gui needs the share program's main loop; this caller can only show the terminal sheet")
         }
-        if invocation.mode == .sheet, !usesWindow, !context.standardInputIsTerminal {
+        // The sheet reads the terminal the command was started from when standard input is
+        // an item (`echo hi | share -`); with no terminal at all there is no sheet to answer.
+        let readsTerminalAfterInput =
+            invocation.items.contains(.standardInput) && context.controllingTerminal?.isAvailable() == true
+        if invocation.mode == .sheet, !usesWindow, !context.standardInputIsTerminal, !readsTerminalAfterInput {
             // A missing or unreadable file is the first thing to fix, so it is said first;
             // standard input is not read for a sheet that cannot be shown.
             if !invocation.items.contains(.standardInput) { _ = try await resolveItems() }
@@ -63,6 +68,9 @@ struct Runner {
         let items = try await resolveItems()
         // Standard input too large for memory is a private file, gone when the share ends.
         defer { items.removeSpooledFiles() }
+        if readsTerminalAfterInput, invocation.mode == .sheet, !usesWindow, !context.standardInputIsTerminal {
+            attachTerminal()
+        }
         let controller = try host.controller(
             for: items, presets: invocation.presets, excluding: invocation.exclusions)
         if let steps = registry.environment.steps {
@@ -90,6 +98,13 @@ struct Runner {
     }
 
     // MARK: Items
+
+    /// Makes the controlling terminal standard input, now that standard input has been read
+    /// as an item, so the sheet and the activity's questions read the person's keys.
+    private mutating func attachTerminal() {
+        guard let terminal = context.controllingTerminal, terminal.attachAsStandardInput() else { return }
+        context.standardInputIsTerminal = true
+    }
 
     /// The resolver for this command: its folder, its standard input and `[limits] stdin=`.
     private func resolver() throws -> ItemResolver {

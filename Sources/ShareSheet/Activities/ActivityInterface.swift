@@ -88,13 +88,17 @@ public struct InterfaceField {
     /// end may keep it behind a "more" step and ask it only when the person wants it. It is
     /// still submitted (with its default) and still settable with `--set`.
     public var isAdvanced = false
+    /// True for text that must not show on the screen while it is typed (a PIN, a password):
+    /// a terminal reads it with echo off, a window draws dots.
+    public var isSecret = false
 
     /// Describes a field.
     public init(
         id: String, label: String, kind: Kind, isRequired: Bool = false,
-        defaultValue: InterfaceValue? = nil, help: String? = nil, isAdvanced: Bool = false
+        defaultValue: InterfaceValue? = nil, help: String? = nil, isAdvanced: Bool = false, isSecret: Bool = false
     ) {
         self.isAdvanced = isAdvanced
+        self.isSecret = isSecret
         self.id = id
         self.label = label
         self.kind = kind
@@ -142,7 +146,11 @@ public struct InterfaceField {
             let current = options.current
             if let index = Int(trimmed), current.indices.contains(index - 1) { return .choice(current[index - 1].id) }
             let match = current.first { $0.id == trimmed || $0.title.caseInsensitiveCompare(trimmed) == .orderedSame }
-            return match.map { .choice($0.id) }
+            if let match { return .choice(match.id) }
+            // A choice that takes free text too (a device's address) makes it an option.
+            guard !trimmed.isEmpty, let typed = options.optionForTypedText?(trimmed) else { return nil }
+            options.append(typed)
+            return .choice(typed.id)
         }
     }
 }
@@ -174,6 +182,10 @@ public final class ChoiceOptions {
     public private(set) var current: [Option]
     /// True once no more options will arrive.
     public private(set) var isComplete: Bool
+    /// Makes an option of text the person typed that names none of the current options, for a
+    /// choice that takes free text too (AirDrop: a device's HOST[:PORT]); nil refuses the text.
+    /// When nil (the default), only the options can be chosen.
+    public var optionForTypedText: ((String) -> Option?)?
     private var observers: [(Option) -> Void] = []
     private var completionObservers: [() -> Void] = []
 

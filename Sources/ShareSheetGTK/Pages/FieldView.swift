@@ -36,6 +36,7 @@ final class FieldView {
             let entry = gtk_entry_new()!
             if let value = field.defaultValue { gtk_editable_set_text(cg_editable(entry), value.text) }
             if let help = field.help { gtk_entry_set_placeholder_text(cg_entry(entry), help) }
+            if field.isSecret { gtk_entry_set_visibility(cg_entry(entry), 0) }
             input = .entry(entry)
             attach(entry, labelled: true)
             Signals.connect(entry, "changed") { [weak self] in self?.edited() }

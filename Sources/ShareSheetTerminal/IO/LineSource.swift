@@ -22,6 +22,15 @@ public protocol PromptingLineSource: LineSource {
     func readLine(prompt: String) async -> String?
 }
 
+/// A line source that can also read a line without showing it (a PIN), for fields marked
+/// `isSecret`. Sources that cannot fall back to `readLine()`.
+@MainActor
+public protocol SecretLineSource: LineSource {
+    /// The next line, typed after `prompt` (one line) with echo off; nil at the end of input or
+    /// when cancelled.
+    func readSecretLine(prompt: String) async -> String?
+}
+
 /// Reads lines from a file descriptor (standard input by default) on a background thread.
 ///
 /// The descriptor is read only while someone waits for a line, so nothing is taken from it
