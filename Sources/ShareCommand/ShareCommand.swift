@@ -80,15 +80,20 @@ public enum ShareCommand {
             return .success
         }
         if topic.count > 1 { return Termination.of(ShareError(.usage, "help: one topic at a time ('\(topic[1])' is one too many)")) }
+        let host = ShareHost(registry: context.registry)
         if let subcommand = Subcommands.named(word) {
             context.standardOutput.write(CommandHelp.text(of: subcommand.spec))
+            // `reading-list` is a command and an activity: both are said.
+            if host.names.all.contains(word), let overview = try? host.overview(ofActivityNamed: word) {
+                context.standardOutput.write(
+                    "\n" + ActivityHelp.text(of: overview, configurationFile: host.environment.configurationFileDisplayPath))
+            }
             return .success
         }
         if ConfigurationReference.topics.contains(word) {
             context.standardOutput.write(ConfigurationReference.text)
             return .success
         }
-        let host = ShareHost(registry: context.registry)
         // An activity's name (a prefix of one picks it): what it does here.
         if let overview = try? host.overview(ofActivityNamed: word) {
             context.standardOutput.write(

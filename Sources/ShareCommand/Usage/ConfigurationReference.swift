@@ -11,7 +11,7 @@ enum ConfigurationReference {
     static var text: String {
         var text = CommandHelp.wrap(introduction, indent: 0) + "\n"
         for group in ConfigurationKeys.groups {
-            text += "\n[\(group.name)]  \(group.meaning)\(readers(group))\n"
+            text += "\n" + CommandHelp.wrap("[\(group.name)] \(group.meaning)\(readers(group))", indent: 0) + "\n"
             text += settingLines(group)
         }
         return text
