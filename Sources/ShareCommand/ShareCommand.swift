@@ -83,11 +83,7 @@ public enum ShareCommand {
         let host = ShareHost(registry: context.registry)
         if let subcommand = Subcommands.named(word) {
             context.standardOutput.write(CommandHelp.text(of: subcommand.spec))
-            // `reading-list` is a command and an activity: both are said.
-            if host.names.all.contains(word), let overview = try? host.overview(ofActivityNamed: word) {
-                context.standardOutput.write(
-                    "\n" + ActivityHelp.text(of: overview, configurationFile: host.environment.configurationFileDisplayPath))
-            }
+            // `reading-list` is a command too: its activity's page is under its raw type.
             return .success
         }
         if ConfigurationReference.topics.contains(word) {
