@@ -82,6 +82,17 @@ public struct MailSettings: Sendable {
         environment: [String: String] = HostEnvironment.process.variables,
         directories: XDGDirectories? = nil
     ) throws {
+        try self.init(
+            configuration: configuration, overrides: overrides, environment: environment, directories: directories,
+            looksUpPassword: true)
+    }
+
+    /// As above; `looksUpPassword` false leaves the Secret Service alone (a help page only says
+    /// where mail goes, it sends nothing).
+    init(
+        configuration: Configuration, overrides: [String: String], environment: [String: String],
+        directories: XDGDirectories?, looksUpPassword: Bool
+    ) throws {
         self.init(outbox: MailOutbox(directories: directories ?? XDGDirectories(environment: environment)))
         loginName = environment["USER"].flatMap { $0.isEmpty ? nil : $0 }
         func value(_ key: String) -> String? {
@@ -117,7 +128,7 @@ public struct MailSettings: Sendable {
             default: throw ShareError(.usage, "Mail: via=\(text): use smtp or mailto")
             }
         }
-        if user != nil {
+        if user != nil, looksUpPassword {
             password = try environment["SHARESHEET_SMTP_PASSWORD"]
                 ?? SMTPPassword.lookup(server: smtp?.host ?? "", user: user!, environment: environment)
         }

@@ -113,22 +113,50 @@ public final class AirDropActivity: BuiltInActivity {
             }
         }
         return ActivityInterface(
-            title: "AirDrop", message: message,
-            fields: [
-                InterfaceField(
-                    id: "to", label: "Device", kind: .choice(options), isRequired: true,
-                    help: "a device nearby, or HOST[:PORT] of one running LocalSend"),
-                InterfaceField(
-                    id: "pin", label: "PIN", kind: .text, help: "only when the receiver asks for one", isAdvanced: true,
-                    isSecret: true),
-            ],
-            submitTitle: "Send",
+            title: "AirDrop", message: message, fields: Self.fields(devices: options), submitTitle: "Send",
             validate: { values in
                 guard let target = values["to"]?.text, let problem = DirectAddress.portProblem(target) else { return [:] }
                 return ["to": problem]
             },
             onCancel: { [weak self] in self?.discovery?.stop() },
             onSubmit: { [weak self] values in self?.submit(values) })
+    }
+
+    /// The device, filled as `devices` arrive, and the PIN a receiver may ask for.
+    private static func fields(devices: ChoiceOptions) -> [InterfaceField] {
+        [
+            InterfaceField(
+                id: "to", label: "Device", kind: .choice(devices), isRequired: true,
+                help: "a device nearby, or HOST[:PORT] of one running LocalSend"),
+            InterfaceField(
+                id: "pin", label: "PIN", kind: .text, help: "only when the receiver asks for one", isAdvanced: true,
+                isSecret: true),
+        ]
+    }
+
+    /// The fields without a device list: nothing is discovered for a help page.
+    public override var declaredFields: [InterfaceField] { Self.fields(devices: ChoiceOptions(streaming: [])) }
+
+    /// LocalSend on the local network, or only typed addresses when discovery is off; the
+    /// identity is not made and nothing is sent.
+    public override var route: ActivityRoute? {
+        let environment = givenEnvironment ?? hostEnvironment.variables
+        let directories = givenDirectories ?? XDGDirectories(environment: environment)
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.load(from: directories)
+        } catch {
+            return ActivityRoute("cannot send: \((error as? ShareError)?.message ?? "\(error)")")
+        }
+        let settings = NearbySettings(configuration: configuration, environment: environment)
+        let keys = [ActivityRoute.Setting(group: "nearby", key: "enabled"), ActivityRoute.Setting(group: "nearby", key: "alias")]
+        guard settings.discoveryEnabled else {
+            return ActivityRoute(
+                "discovery is off: sends only to a LocalSend device given as HOST[:PORT]", settings: keys)
+        }
+        var summary = "sends to LocalSend devices on the local network, as '\(settings.alias)'"
+        if settings.subnetScan { summary += " (also asking every address of the subnet)" }
+        return ActivityRoute(summary, settings: keys)
     }
 
     /// The `--to` values, one option each, so scripted use can name a device before discovery

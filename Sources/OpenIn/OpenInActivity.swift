@@ -157,6 +157,22 @@ public final class OpenInActivity: BuiltInActivity {
         return ["y", "yes", "true", "on", "1"].contains(value.text.lowercased())
     }
 
+    /// Which application, and whether to make it the default for `contentType`.
+    private static func fields(applications: ChoiceOptions, contentType: String?) -> [InterfaceField] {
+        [
+            InterfaceField(id: applicationField, label: "Application", kind: .choice(applications), isRequired: true),
+            InterfaceField(
+                id: rememberField, label: "Remember my choice", kind: .toggle, defaultValue: .bool(false),
+                help: "make it the desktop default for \(contentType ?? "this type")"),
+        ]
+    }
+
+    public override var declaredFields: [InterfaceField] { Self.fields(applications: ChoiceOptions([]), contentType: nil) }
+
+    public override var route: ActivityRoute? {
+        ActivityRoute("opens the items with an application of this desktop registered for their type")
+    }
+
     public override var activityInterface: ActivityInterface? {
         guard presetApplicationID == nil, candidates.count > 1, chosenDefault == nil else { return nil }
         let options = candidates.map { application in
@@ -167,14 +183,7 @@ public final class OpenInActivity: BuiltInActivity {
         let name = target.map(Self.displayName) ?? "the item"
         return ActivityInterface(
             title: "Open In…", message: "Open \(name) with:",
-            fields: [
-                InterfaceField(
-                    id: Self.applicationField, label: "Application", kind: .choice(ChoiceOptions(options)),
-                    isRequired: true),
-                InterfaceField(
-                    id: Self.rememberField, label: "Remember my choice", kind: .toggle, defaultValue: .bool(false),
-                    help: "make it the desktop default for \(target?.contentType ?? "this type")"),
-            ],
+            fields: Self.fields(applications: ChoiceOptions(options), contentType: target?.contentType),
             submitTitle: "Open"
         ) { [weak self] values in
             guard let self else { return }

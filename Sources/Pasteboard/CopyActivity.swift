@@ -29,6 +29,12 @@ public final class CopyActivity: BuiltInActivity {
         }
     }
 
+    /// The clipboard it would copy to: the session's, else the pasteboard file.
+    public override var route: ActivityRoute? {
+        let backend = pasteboard?.backend ?? Pasteboard.automaticBackend(environment: hostEnvironment.variables)
+        return ActivityRoute("copies to the \(backend.name)", isFallback: backend is FilePasteboard)
+    }
+
     public override func perform() {
         if let preparationError { return activityDidFail(preparationError) }
         let items = self.items

@@ -34,6 +34,18 @@ public final class SaveToPhotosActivity: BuiltInActivity {
         }
     }
 
+    /// The Pictures and Videos folders (with `[photos] subfolder=`) it would save into.
+    public override var route: ActivityRoute? {
+        let keys = [ActivityRoute.Setting(group: "photos", key: "subfolder")]
+        do {
+            let library = try library ?? PhotoLibrary.user(in: hostEnvironment)
+            return ActivityRoute(
+                "saves images into \(library.picturesFolder.path) and videos into \(library.videosFolder.path)", settings: keys)
+        } catch {
+            return ActivityRoute("cannot save: \((error as? ShareError)?.message ?? "\(error)")", settings: keys)
+        }
+    }
+
     public override func perform() {
         if let preparationError { return activityDidFail(preparationError) }
         let sources = self.sources

@@ -90,6 +90,13 @@ public final class PrintActivity: BuiltInActivity {
             onSubmit: { [weak self] values in self?.start(with: values) })
     }
 
+    public override var route: ActivityRoute? {
+        PrintRoute.route(service: givenService ?? PrintService(host: hostEnvironment), host: hostEnvironment)
+    }
+
+    /// The print dialog's fields; before `prepare` the job name is the default one.
+    public override var declaredFields: [InterfaceField] { activityInterface?.fields ?? [] }
+
     /// True when a printer was named with `--set printer=` or the scheduler lists one; false
     /// when the job will be saved as a PDF (no printer, or no scheduler answers). Asked when the
     /// interface is made: a local scheduler (or its missing socket) answers at once.

@@ -72,7 +72,7 @@ public enum ShareCommand {
         }
     }
 
-    /// `share help`, `share help SUBCOMMAND`.
+    /// `share help`, `share help SUBCOMMAND`, `share help ACTIVITY`, `share help config`.
     @MainActor
     private static func help(topic: [String], context: CommandContext) -> Termination {
         guard let word = topic.first else {
@@ -80,13 +80,29 @@ public enum ShareCommand {
                 Help.text(activityNames: ActivityNames(registry: context.registry).all, subcommandUsage: Subcommands.specs.flatMap(CommandHelp.usageLines)))
             return .success
         }
+        if topic.count > 1 { return Termination.of(ShareError(.usage, "help: one topic at a time ('\(topic[1])' is one too many)")) }
+        let host = ShareHost(registry: context.registry)
         if let subcommand = Subcommands.named(word) {
             context.standardOutput.write(CommandHelp.text(of: subcommand.spec))
+            // `reading-list` is a command too: its activity's page is under its raw type.
             return .success
         }
-        let close = Suggestions.closest(to: word, among: Subcommands.all.map { $0.name })
-        let hint = close.isEmpty ? "the commands are " + CommandSpec.list(Subcommands.all.map { $0.name }) : "did you mean \(Suggestions.phrase(close))?"
-        return Termination.of(ShareError(.usage, "help: no command '\(word)' (\(hint))"))
+        if ConfigurationReference.topics.contains(word) {
+            context.standardOutput.write(ConfigurationReference.text)
+            return .success
+        }
+        // An activity's name (a prefix of one picks it): what it does here.
+        if let overview = try? host.overview(ofActivityNamed: word) {
+            context.standardOutput.write(
+                ActivityHelp.text(of: overview, configurationFile: host.environment.configurationFileDisplayPath))
+            return .success
+        }
+        let topics = Subcommands.all.map { $0.name } + host.names.all + ConfigurationReference.topics
+        let close = Suggestions.closest(to: word, among: topics)
+        let hint = close.isEmpty
+            ? "give a command, an activity or config: " + CommandSpec.list(Subcommands.all.map { $0.name })
+            : "did you mean \(Suggestions.phrase(close))?"
+        return Termination.of(ShareError(.usage, "help: no command, activity or topic '\(word)' (\(hint))"))
     }
 
     /// A first word that is neither a file nor a command, but close to a command's name

@@ -6,57 +6,131 @@
 /// with `share --set KEY=VALUE` for one share are the same keys, plus the activity's interface
 /// field ids (`to`, `subject`, `printer`, `copies`…), which this table does not list.
 public enum ConfigurationKeys {
-    /// The known keys of each group, keyed by the group name the configuration file uses.
-    public static let known: [String: Set<String>] = [
-        // Mail: MailSettings.
-        "mail": ["smtp", "from", "user", "starttls", "cafile", "via", "timeout"],
-        // Message: MessageSettings.
-        "message": ["via", "kdeconnect-device"],
-        // Print: PrintActivity's default printer.
-        "print": ["printer"],
-        // Save to Photos: PhotoLibrary.
-        "photos": ["subfolder"],
-        // Assign to Contact: ContactBook.configured.
-        "contacts": ["folder", "version"],
-        // AirDrop over LocalSend, and `share receive`: NearbySettings.
-        "nearby": [
-            "alias", "device-type", "enabled", "subnet-scan", "discovery-timeout", "port", "multicast-port",
-            "parallel-uploads",
-        ],
-        // Every posting service: SocialComposer.
-        "social": ["rate-limit-wait"],
-        // One group per posting service: SocialService.apiBase, SocialComposer.limit, the posters.
-        "mastodon": ["instance", "api", "max-characters", "visibility"],
-        "twitter": ["api", "max-characters"],
-        "facebook": ["api", "max-characters", "page"],
-        "weibo": ["api", "max-characters"],
-        "flickr": ["api", "max-characters", "is_public"],
-        "vimeo": ["api", "max-characters", "chunk-size"],
-        // Every share: the share layer's StandardInputLimit (`stdin=4G`).
-        "limits": ["stdin"],
-        // Share targets: TargetSettings (targets turned off, how long a D-Bus target may take).
-        "targets": ["disabled", "timeout"],
+    /// Every group the program reads, in the order the configuration reference lists them,
+    /// each key with its default and meaning. `known` and `activities` are made from it.
+    public static let groups: [ConfigurationGroup] = [
+        // Read by MailSettings.
+        ConfigurationGroup(
+            "mail", "how Mail sends", activities: ["mail"],
+            settings: [
+                .init("smtp", "none", "the SMTP server, smtp://HOST:PORT or smtps://HOST:PORT; none keeps mail in the outbox"),
+                .init("from", "USER@HOSTNAME", "the sender's address, as Name <address> or address"),
+                .init("user", "none", "the login name; its password comes from SHARESHEET_SMTP_PASSWORD or the keyring"),
+                .init("starttls", "required", "STARTTLS on smtp://: required, optional or off"),
+                .init("cafile", "none", "a CA certificate file trusted on top of the system's"),
+                .init("via", "smtp", "smtp (the server, else the outbox) or mailto (the desktop's mail program)"),
+                .init("timeout", "15", "seconds to wait for the server to answer the connection"),
+            ]),
+        // Read by MessageSettings.
+        ConfigurationGroup(
+            "message", "how Message sends", activities: ["message"],
+            settings: [
+                .init("via", "auto", "auto, kdeconnect, handler (the sms: handler) or outbox"),
+                .init("kdeconnect-device", "none", "the KDE Connect device id to send through"),
+            ]),
+        // Read by PrintActivity.
+        ConfigurationGroup(
+            "print", "where Print sends jobs", activities: ["print"],
+            settings: [
+                .init("printer", "the default printer", "the CUPS queue to print to; with no printer, a PDF in Documents")
+            ]),
+        // Read by PhotoLibrary.
+        ConfigurationGroup(
+            "photos", "where Save to Photos saves", activities: ["photos"],
+            settings: [.init("subfolder", "none", "a folder inside Pictures and Videos, relative, without . or ..")]),
+        // Read by ContactBook.
+        ConfigurationGroup(
+            "contacts", "the vCard folder of Assign to Contact", activities: ["contact"],
+            settings: [
+                .init("folder", "$XDG_DATA_HOME/contacts/default", "the vdir folder of .vcf cards (absolute or ~/…)"),
+                .init("version", "3.0", "the vCard version of new cards: 3.0 or 4.0"),
+            ]),
+        // Read by NearbySettings.
+        ConfigurationGroup(
+            "nearby", "AirDrop over LocalSend, and share receive", activities: ["airdrop"],
+            settings: [
+                .init("alias", "the host name", "the name other devices see"),
+                .init("device-type", "desktop", "the device type announced: desktop, laptop, mobile…"),
+                .init("enabled", "true", "false turns discovery off: only HOST[:PORT] addresses work"),
+                .init("subnet-scan", "false", "true also asks every address of the local subnets"),
+                .init("discovery-timeout", "10", "seconds to look for a device named by alias or fingerprint"),
+                .init("port", "53317", "the TCP port of our own LocalSend server"),
+                .init("multicast-port", "53317", "the UDP port of discovery"),
+                .init("parallel-uploads", "3", "how many files go up at once (1 to 16)"),
+            ]),
+        // Read by SocialComposer.
+        ConfigurationGroup(
+            "social", "every posting service",
+            activities: ["twitter", "facebook", "weibo", "flickr", "vimeo", "mastodon"],
+            settings: [.init("rate-limit-wait", "120", "the most seconds to wait when a service says to slow down")]),
+        // Each service's group: SocialService.apiBase, SocialComposer.limit and the service's poster.
+        ConfigurationGroup(
+            "mastodon", "Post to Mastodon", activities: ["mastodon"],
+            settings: [
+                .init("instance", "https://mastodon.social", "the instance posted to, and whose share page opens"),
+                .init("api", "https://mastodon.social", "the API address, when it differs from instance"),
+                .init("max-characters", "500", "the longest post the instance takes"),
+                .init("visibility", "the account's", "public, unlisted, private or direct"),
+            ]),
+        ConfigurationGroup(
+            "twitter", "Post to X (Twitter)", activities: ["twitter"],
+            settings: [
+                .init("api", "https://api.x.com", "the API address"),
+                .init("max-characters", "280", "the longest post, as X counts"),
+            ]),
+        ConfigurationGroup(
+            "facebook", "Post to Facebook", activities: ["facebook"],
+            settings: [
+                .init("api", "https://graph.facebook.com/v21.0", "the Graph API address"),
+                .init("max-characters", "63206", "the longest post"),
+                .init("page", "me", "the page or profile id posted to"),
+            ]),
+        ConfigurationGroup(
+            "weibo", "Post to Weibo", activities: ["weibo"],
+            settings: [
+                .init("api", "https://api.weibo.com", "the API address"),
+                .init("max-characters", "140", "the longest post, as Weibo counts"),
+            ]),
+        ConfigurationGroup(
+            "flickr", "Post to Flickr", activities: ["flickr"],
+            settings: [
+                .init("api", "https://up.flickr.com", "the upload API address"),
+                .init("max-characters", "no limit", "the longest title and description"),
+                .init("is_public", "the account's", "1 makes uploads public, 0 private"),
+            ]),
+        ConfigurationGroup(
+            "vimeo", "Post to Vimeo", activities: ["vimeo"],
+            settings: [
+                .init("api", "https://api.vimeo.com", "the API address"),
+                .init("max-characters", "no limit", "the longest title and description"),
+                .init("chunk-size", "33554432", "bytes per request of a resumable upload"),
+            ]),
+        // Read by StandardInputLimit.
+        ConfigurationGroup(
+            "limits", "every share", activities: [],
+            settings: [.init("stdin", "4G", "the most the - item may read: a size like 500M or 4G")]),
+        // Read by TargetSettings.
+        ConfigurationGroup(
+            "targets", "installed share targets", activities: [],
+            settings: [
+                .init("disabled", "none", "desktop ids of targets turned off, separated by ;"),
+                .init("timeout", "60", "seconds a D-Bus target may take to answer"),
+            ]),
     ]
 
-    /// The CLI activity names (`share --activity NAME`) that read each group.
-    public static let activities: [String: [String]] = [
-        "mail": ["mail"],
-        "message": ["message"],
-        "print": ["print"],
-        "photos": ["photos"],
-        "contacts": ["contact"],
-        "nearby": ["airdrop"],
-        "social": ["twitter", "facebook", "weibo", "flickr", "vimeo", "mastodon"],
-        "mastodon": ["mastodon"],
-        "twitter": ["twitter"],
-        "facebook": ["facebook"],
-        "weibo": ["weibo"],
-        "flickr": ["flickr"],
-        "vimeo": ["vimeo"],
-        // Read for every share, whatever the activity.
-        "limits": [],
-        "targets": [],
-    ]
+    /// The known keys of each group, keyed by the group name the configuration file uses.
+    public static let known: [String: Set<String>] = Dictionary(
+        uniqueKeysWithValues: groups.map { ($0.name, Set($0.settings.map(\.key))) })
+
+    /// The CLI activity names (`share --activity NAME`) that read each group; empty for a
+    /// group read for every share, whatever the activity.
+    public static let activities: [String: [String]] = Dictionary(
+        uniqueKeysWithValues: groups.map { ($0.name, $0.activities) })
+
+    /// The declarations of the groups an activity (by CLI name) reads, in reference order.
+    public static func declarations(forActivity name: String) -> [ConfigurationGroup] {
+        groups.filter { $0.activities.contains(name) }
+    }
 
     /// The groups an activity (by CLI name) reads, e.g. `airdrop` → `["nearby"]`.
     public static func groups(forActivity name: String) -> [String] {
@@ -83,6 +157,43 @@ public enum ConfigurationKeys {
         let limit = name.count <= 4 ? 1 : 2
         let scored = candidates.map { ($0, Suggestions.editDistance(lowered, $0.lowercased())) }.filter { $0.1 <= limit }
         return scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) })?.0
+    }
+}
+
+/// One group of the configuration file (`[mail]`): what reads it and the keys it has.
+public struct ConfigurationGroup: Sendable, Equatable {
+    /// The group's name, as written between brackets.
+    public var name: String
+    /// What the group is for, in a few words.
+    public var meaning: String
+    /// The CLI names of the activities that read it; empty when every share does.
+    public var activities: [String]
+    /// Its keys, in the order the reference lists them.
+    public var settings: [ConfigurationSetting]
+
+    /// Declares a group.
+    public init(_ name: String, _ meaning: String, activities: [String], settings: [ConfigurationSetting]) {
+        self.name = name
+        self.meaning = meaning
+        self.activities = activities
+        self.settings = settings
+    }
+}
+
+/// One key of a configuration group, with what it is when unset and what it means.
+public struct ConfigurationSetting: Sendable, Equatable {
+    /// The key (`smtp`).
+    public var key: String
+    /// What the program uses when the key is unset, as a value or in words ("none").
+    public var defaultValue: String
+    /// One line: what it does.
+    public var meaning: String
+
+    /// Declares a key.
+    public init(_ key: String, _ defaultValue: String, _ meaning: String) {
+        self.key = key
+        self.defaultValue = defaultValue
+        self.meaning = meaning
     }
 }
 

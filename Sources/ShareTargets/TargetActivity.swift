@@ -66,6 +66,15 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming, Activity
         verdict(for: SheetKinds(kinds))
     }
 
+    /// The application the desktop entry reaches, and how.
+    public override var route: ActivityRoute? {
+        switch target.reach {
+        case .dbus(let name)?: return ActivityRoute("hands the items to \(target.title) over D-Bus (\(name))")
+        case .exec(let commandLine)?: return ActivityRoute("hands the items to \(target.title) by running \(commandLine)")
+        case nil: return ActivityRoute(target.problem.map { "cannot share: \($0)" } ?? "hands the items to \(target.title)")
+        }
+    }
+
     public override func explanation(forActivityItems activityItems: [Any]) -> [String] {
         var lines = ["entry: \(target.path)"]
         switch target.reach {

@@ -107,6 +107,33 @@ public final class SocialActivity: BuiltInActivity {
         return nil
     }
 
+    /// The API with an account, else the web share page, as for a post of text and a link.
+    public override var route: ActivityRoute? {
+        let keys = [ActivityRoute.Setting(group: service.configurationGroup, key: service == .mastodon ? "instance" : "api")]
+        let composer: SocialComposer
+        do {
+            composer = try makeComposer()
+        } catch {
+            return ActivityRoute("cannot post: \((error as? ShareError)?.message ?? "\(error)")", settings: keys)
+        }
+        switch composer.route(hasAttachments: false, hasLink: true) {
+        case .api(let location):
+            let host = service.apiBase(in: composer.configuration).host ?? "the API"
+            return ActivityRoute("posts through \(host) with the account kept in \(location)", settings: keys)
+        case .webPage:
+            return ActivityRoute(
+                "no account: opens \(service.displayName)'s share page in the browser (text and links only)", isFallback: true,
+                settings: keys)
+        case .unavailable(let reason):
+            return ActivityRoute("cannot post: \(reason)", settings: keys)
+        }
+    }
+
+    /// The one field: the post's text.
+    public override var declaredFields: [InterfaceField] {
+        [InterfaceField(id: "text", label: "Text", kind: .multilineText, help: Self.countingHelp(service))]
+    }
+
     public override func prepare(withActivityItems activityItems: [Any]) {
         post = SocialPost(items: activityItems)
         if case .text(let text)? = context.presetValues["text"] { post.text = text }

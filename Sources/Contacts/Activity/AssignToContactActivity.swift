@@ -59,12 +59,7 @@ public final class AssignToContactActivity: BuiltInActivity {
         return ActivityInterface(
             title: "Assign to Contact",
             message: "Contacts in \(book.folder.path) (\(count) \(count == 1 ? "card" : "cards"))",
-            fields: [
-                InterfaceField(
-                    id: "contact", label: "Contact", kind: .text, isRequired: true,
-                    defaultValue: preset.map(InterfaceValue.text),
-                    help: "a name or e-mail address; a new contact is made when none matches")
-            ],
+            fields: [Self.contactField(preset: preset)],
             submitTitle: "Assign",
             validate: { values in
                 guard let query = values["contact"]?.text, !query.trimmingCharacters(in: .whitespaces).isEmpty else { return [:] }
@@ -78,6 +73,26 @@ public final class AssignToContactActivity: BuiltInActivity {
             onSubmit: { [weak self] values in
                 self?.assign(to: values["contact"]?.text ?? "")
             })
+    }
+
+    /// The one field: which contact gets the picture.
+    private static func contactField(preset: String?) -> InterfaceField {
+        InterfaceField(
+            id: "contact", label: "Contact", kind: .text, isRequired: true, defaultValue: preset.map(InterfaceValue.text),
+            help: "a name or e-mail address; a new contact is made when none matches")
+    }
+
+    public override var declaredFields: [InterfaceField] { [Self.contactField(preset: nil)] }
+
+    /// The vCard folder it would write to; no card is read.
+    public override var route: ActivityRoute? {
+        let keys = [ActivityRoute.Setting(group: "contacts", key: "folder")]
+        do {
+            let book = try givenBook ?? ContactBook.configured(directories: givenDirectories ?? hostEnvironment.directories)
+            return ActivityRoute("sets the photo of a vCard in \(book.folder.path)", settings: keys)
+        } catch {
+            return ActivityRoute("cannot assign: \((error as? ShareError)?.message ?? "\(error)")", settings: keys)
+        }
     }
 
     public override func perform() {

@@ -101,6 +101,13 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
             onSubmit: { [weak self] values in self?.send(values) })
     }
 
+    public override var route: ActivityRoute? {
+        givenSettings == nil ? MailRoutes.mail(host: hostEnvironment) : nil
+    }
+
+    /// The interface's fields; before `prepare` it has no items, so it reads nothing.
+    public override var declaredFields: [InterfaceField] { activityInterface?.fields ?? [] }
+
     public override func perform() {
         if let problem = presetProblem { activityDidFail(problem) } else { activityDidFinish(false) }
     }

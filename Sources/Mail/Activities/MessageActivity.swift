@@ -81,6 +81,13 @@ public final class MessageActivity: BuiltInActivity {
             onSubmit: { [weak self] values in self?.send(values) })
     }
 
+    public override var route: ActivityRoute? {
+        givenSettings == nil ? MailRoutes.message(host: hostEnvironment) : nil
+    }
+
+    /// The interface's fields; before `prepare` it has no items, so it reads nothing.
+    public override var declaredFields: [InterfaceField] { activityInterface?.fields ?? [] }
+
     public override func perform() {
         if let problem = presetProblem { activityDidFail(problem) } else { activityDidFinish(false) }
     }

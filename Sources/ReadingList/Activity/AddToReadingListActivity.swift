@@ -22,6 +22,12 @@ public final class AddToReadingListActivity: BuiltInActivity {
         urls = activityItems.compactMap { $0 as? URL }
     }
 
+    /// The store it would add to; the store is not opened.
+    public override var route: ActivityRoute? {
+        let database = givenReadingList?.databaseURL ?? ReadingList.databaseURL(in: hostEnvironment.directories)
+        return ActivityRoute("adds links to the reading list in \(database.path)")
+    }
+
     public override func perform() {
         guard !urls.isEmpty else {
             activityDidFail(ShareError(.badData, "Add to Reading List: no http or https page among the items"))

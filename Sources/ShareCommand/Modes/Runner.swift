@@ -245,6 +245,10 @@ struct Runner {
             text += "offered: in the \(row) row\n"
         }
         let activity = host.activity(type, on: sheet)
+        // Where the work would go with this configuration (the outbox, a PDF…), said before it goes.
+        if why == nil, let route = activity?.route {
+            text += ActivityHelp.routeLines(route, configurationFile: host.environment.configurationFileDisplayPath, label: "route")
+        }
         for line in activity?.explanation(forActivityItems: items.map(\.value)) ?? [] { text += line + "\n" }
         context.standardOutput.write(text)
         return why == nil ? .success : Termination(status: Termination.status(of: .unavailable), message: nil)

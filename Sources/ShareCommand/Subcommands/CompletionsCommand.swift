@@ -17,8 +17,14 @@ enum CompletionsCommand: ShareSubcommand {
         guard parsed.operands.count == 1, let shell = parsed.operands.first else {
             throw ShareError(.usage, "completions: name one shell: bash, zsh or fish")
         }
-        let names = ActivityNames(registry: context.registry).all
-        guard let script = Completions.script(for: shell, activityNames: names) else {
+        guard Completions.shells.contains(shell) else {
+            throw ShareError(.usage, "completions: no script for '\(shell)' (bash, zsh or fish)")
+        }
+        let host = ShareHost(registry: context.registry)
+        // `--set` completes the picked activity's field ids and settings.
+        let settingKeys = Dictionary(
+            host.overviews().map { ($0.name.name, ShareHost.settingKeys(of: $0)) }, uniquingKeysWith: { first, _ in first })
+        guard let script = Completions.script(for: shell, activityNames: host.names.all, settingKeys: settingKeys) else {
             throw ShareError(.usage, "completions: no script for '\(shell)' (bash, zsh or fish)")
         }
         context.standardOutput.write(script)

@@ -99,4 +99,6 @@ enum ValueKind: Sendable, Equatable {
     case directory
     case activity
     case choices([String])
+    /// A `KEY=VALUE` of the activity named by `--activity` (its settings and field ids).
+    case settings
 }

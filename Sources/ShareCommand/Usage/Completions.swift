@@ -5,14 +5,33 @@ enum Completions {
     static let shells = ["bash", "zsh", "fish"]
 
     /// The script for `shell`.
+    /// - Parameter settingKeys: per activity name, the keys `--set` takes for it (its settings
+    ///   and field ids), in the order they are offered.
     @MainActor
-    static func script(for shell: String, activityNames: [String]) -> String? {
+    static func script(for shell: String, activityNames: [String], settingKeys: [String: [String]] = [:]) -> String? {
         let specs = Subcommands.specs
+        let settings = SettingWords(byActivity: settingKeys, order: activityNames)
         switch shell {
-        case "bash": return bash(specs, activityNames)
-        case "zsh": return zsh(specs, activityNames)
-        case "fish": return fish(specs, activityNames)
+        case "bash": return bash(specs, activityNames, settings)
+        case "zsh": return zsh(specs, activityNames, settings)
+        case "fish": return fish(specs, activityNames, settings)
         default: return nil
+        }
+    }
+
+    /// The `KEY=` words `--set` completes to, per activity, and all of them for no activity.
+    struct SettingWords {
+        /// Activity name and its words, in the order of the activity names.
+        var byActivity: [(name: String, words: [String])]
+        /// Every activity's words, each once, sorted: offered when no `--activity` is given.
+        var all: [String]
+
+        init(byActivity keys: [String: [String]], order: [String]) {
+            byActivity = order.compactMap { name in
+                guard let keys = keys[name], !keys.isEmpty else { return nil }
+                return (name, keys.map { $0 + "=" })
+            }
+            all = Array(Set(byActivity.flatMap(\.words))).sorted()
         }
     }
 
@@ -23,7 +42,7 @@ enum Completions {
         switch kind {
         case .activity: return activities
         case .choices(let words): return words
-        case .none, .file, .directory: return nil
+        case .none, .file, .directory, .settings: return nil
         }
     }
 
@@ -37,7 +56,7 @@ enum Completions {
 
     // MARK: bash
 
-    private static func bash(_ specs: [CommandSpec], _ activities: [String]) -> String {
+    private static func bash(_ specs: [CommandSpec], _ activities: [String], _ settings: SettingWords) -> String {
         var valueCases = ""
         let allOptions = ShareOptions.all + specs.flatMap(\.allOptions)
         var seen = Set<String>()
@@ -46,6 +65,25 @@ enum Completions {
             case .directory: valueCases += "        \(option.name)) COMPREPLY=($(compgen -d -- \"$cur\" || :)); return ;;\n"
             case .file: valueCases += "        \(option.name)) COMPREPLY=($(compgen -f -- \"$cur\" || :)); return ;;\n"
             case .none: valueCases += "        \(option.name)) return ;;\n"
+            case .settings:
+                // The keys of the activity named by --activity, else every activity's.
+                var cases = ""
+                for (name, words) in settings.byActivity {
+                    cases += "                \(quoted([name]))) words=\(quoted([words.joined(separator: " ")])) ;;\n"
+                }
+                cases += "                *) words=\(quoted([settings.all.joined(separator: " ")])) ;;\n"
+                valueCases += """
+                            \(option.name))
+                                local i activity= words=
+                                for ((i = 1; i + 1 < cword; i++)); do
+                                    [[ ${COMP_WORDS[i]} == --activity ]] && activity=${COMP_WORDS[i+1]}
+                                done
+                                case "$activity" in
+                    \(cases)            esac
+                                compopt -o nospace 2>/dev/null || :
+                                COMPREPLY=($(compgen -W "$words" -- "$cur" || :)); return ;;
+
+                    """
             case .activity, .choices:
                 let words = valueWords(option.kind, activities: activities) ?? []
                 valueCases += "        \(option.name)) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\" || :)); return ;;\n"
@@ -102,7 +140,7 @@ enum Completions {
 
     // MARK: zsh
 
-    private static func zsh(_ specs: [CommandSpec], _ activities: [String]) -> String {
+    private static func zsh(_ specs: [CommandSpec], _ activities: [String], _ settings: SettingWords) -> String {
         var valueCases = ""
         var seen = Set<String>()
         for option in ShareOptions.all + specs.flatMap(\.allOptions) where option.value != nil && seen.insert(option.name).inserted {
@@ -110,6 +148,21 @@ enum Completions {
             case .directory: valueCases += "    \(option.name)) _files -/; return ;;\n"
             case .file: valueCases += "    \(option.name)) _files; return ;;\n"
             case .none: valueCases += "    \(option.name)) return ;;\n"
+            case .settings:
+                var cases = ""
+                for (name, words) in settings.byActivity {
+                    cases += "        \(quoted([name]))) compadd -S '' -- \(quoted(words)) ;;\n"
+                }
+                cases += "        *) compadd -S '' -- \(quoted(settings.all)) ;;\n"
+                valueCases += """
+                        \(option.name))
+                          local activity= i
+                          for (( i = 2; i < CURRENT - 1; i++ )); do [[ $words[i] == --activity ]] && activity=$words[i+1]; done
+                          case $activity in
+                    \(cases)      esac
+                          return ;;
+
+                    """
             case .activity, .choices:
                 valueCases += "    \(option.name)) compadd -- \(quoted(valueWords(option.kind, activities: activities) ?? [])); return ;;\n"
             }
@@ -154,11 +207,12 @@ enum Completions {
 
     // MARK: fish
 
-    private static func fish(_ specs: [CommandSpec], _ activities: [String]) -> String {
+    private static func fish(_ specs: [CommandSpec], _ activities: [String], _ settings: SettingWords) -> String {
         let names = specs.map(\.name).joined(separator: " ")
         var lines = [
             "# fish completion for share (made by `share completions fish`)",
             "complete -c share -e",
+        ] + fishSetKeys(settings) + [
             "complete -c share -n 'not __fish_seen_subcommand_from \(names) help' -F",
             "complete -c share -n '__fish_use_subcommand' -x -a '\(names) help'",
             "complete -c share -n '__fish_seen_subcommand_from help' -x -a '\(names)'",
@@ -172,6 +226,7 @@ enum Completions {
             case .file: line += " -r -F"
             case .directory: line += " -x -a '(__fish_complete_directories)'"
             case .none: if option.value != nil { line += " -x" }
+            case .settings: line += " -x -a '(__share_set_keys)'"
             }
             return line + " -d \(quoted([option.summary]))"
         }
@@ -195,5 +250,25 @@ enum Completions {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A fish function printing the `KEY=` words of the activity named by `--activity`.
+    private static func fishSetKeys(_ settings: SettingWords) -> [String] {
+        var lines = [
+            "function __share_set_keys",
+            "    set -l tokens (commandline -opc)",
+            "    set -l activity",
+            "    for i in (seq 1 (math (count $tokens) - 1))",
+            "        if test \"$tokens[$i]\" = --activity",
+            "            set activity $tokens[(math $i + 1)]",
+            "        end",
+            "    end",
+            "    switch \"$activity\"",
+        ]
+        for (name, words) in settings.byActivity {
+            lines += ["        case \(quoted([name]))", "            printf '%s\\n' \(quoted(words))"]
+        }
+        lines += ["        case '*'", "            printf '%s\\n' \(quoted(settings.all))", "    end", "end"]
+        return lines
     }
 }

@@ -62,6 +62,7 @@ enum Help {
           share --list [--json] ITEM...      what would be offered, and what not and why
           share --explain ACTIVITY ITEM...   why an activity is or is not offered
           share --activity ACTIVITY ITEM...  perform one activity without the sheet
+          share help ACTIVITY|config         what an activity does here; every setting
         @SUBCOMMANDS@
 
         ITEM is a file path, an http(s) URL, another scheme's URL (mailto:, sms:, tel:,

@@ -1,3 +1,5 @@
+import ShareSheetSystem
+
 /// `share.1`, the manual page, made from the same declarations as `--help` (`share man-page`;
 /// `make install` writes it to `PREFIX/share/man/man1`).
 enum ManPage {
@@ -62,6 +64,18 @@ enum ManPage {
             .TP
             .I $XDG_CONFIG_HOME/sharesheet/config
             \(escape("the settings of every activity ([mail], [print], [nearby], [targets]...), in GLib's key-file syntax"))
+            .SH CONFIGURATION
+            \(escape(ConfigurationReference.introduction))
+
+            """
+        for group in ConfigurationKeys.groups {
+            page += ".SS " + escape("[\(group.name)]") + "\n" + escape(group.meaning + ConfigurationReference.readers(group) + ".") + "\n"
+            for setting in group.settings {
+                page += ".TP\n\\fB" + escape(setting.key) + "\\fR (default: " + escape(setting.defaultValue) + ")\n"
+                page += escape(setting.meaning) + "\n"
+            }
+        }
+        page += """
             .SH EXAMPLES
 
             """

@@ -8,7 +8,9 @@ enum ShareOptions {
         .value("--explain", "NAME", "explain why NAME is or is not offered for the items", kind: .activity),
         .value("--subject", "TEXT", "the subject, for activities that have one (mail)"),
         .value("--to", "ADDR[,ADDR]", "recipients, for activities that have them (repeatable)", repeatable: true),
-        .value("--set", "FIELD=VALUE", "fill a field of the activity's interface (repeatable)", repeatable: true),
+        .value(
+            "--set", "FIELD=VALUE", "fill a field of the activity's interface, or override a setting (repeatable)",
+            kind: .settings, repeatable: true),
         .value("--exclude", "NAME[,NAME]", "never offer these activities (repeatable)", kind: .activity, repeatable: true),
         .value("--app", "ID", "open with this application (open-in; a desktop-file id)"),
         .flag("--json", "print one JSON object: the list, or the result"),

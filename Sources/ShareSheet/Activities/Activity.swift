@@ -58,6 +58,17 @@ open class Activity {
     /// would offer, say), for `share --explain`. Beyond UIKit. Defaults to none.
     open func explanation(forActivityItems activityItems: [Any]) -> [String] { [] }
 
+    /// Where the activity's work goes with the host environment's configuration (an SMTP
+    /// server, the outbox, a printer, a PDF), for help pages and `share --explain`. Beyond
+    /// UIKit. It reads settings only: it must not connect, discover or write anything.
+    /// Defaults to nil: nothing to say.
+    open var route: ActivityRoute? { nil }
+
+    /// The fields its interface asks for before any item is given (ids usable as preset keys,
+    /// labels, kinds), for help pages. Beyond UIKit. Like `route`, it must start no work (no
+    /// discovery, no network). Defaults to none.
+    open var declaredFields: [InterfaceField] { [] }
+
     /// Receives the resolved items in their original order after the pick. Defaults to nothing.
     open func prepare(withActivityItems activityItems: [Any]) {}
 
