@@ -157,6 +157,9 @@ public final class OpenInActivity: BuiltInActivity {
         return ["y", "yes", "true", "on", "1"].contains(value.text.lowercased())
     }
 
+    /// The application and "remember my choice", read also when `--app` leaves nothing to ask.
+    public override var presetKeys: Set<String> { [Self.applicationField, Self.rememberField] }
+
     public override var activityInterface: ActivityInterface? {
         guard presetApplicationID == nil, candidates.count > 1, chosenDefault == nil else { return nil }
         let options = candidates.map { application in

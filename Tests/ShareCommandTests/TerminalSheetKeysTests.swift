@@ -91,7 +91,7 @@ final class TerminalSheetKeysTests {
         let run = try await ShareBinary.run(["--activity", "open-in", "report.pdf"], in: folder)
         #expect(run.status == 64, "\(run)")
         #expect(run.standardError.split(separator: "\n").count == 1, "\(run)")
-        #expect(run.standardError.contains("set it with --set app=…: one of "), "\(run)")
+        #expect(run.standardError.contains("set it with --app …: one of "), "\(run)")
         #expect(run.standardError.contains("org.example.Reader.desktop (Example Reader)"), "\(run)")
         #expect(run.standardError.contains("org.example.Viewer.desktop (Example Viewer)"), "\(run)")
     }

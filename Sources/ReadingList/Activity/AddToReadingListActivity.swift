@@ -22,6 +22,9 @@ public final class AddToReadingListActivity: BuiltInActivity {
         urls = activityItems.compactMap { $0 as? URL }
     }
 
+    /// The title (or the subject) and the preview text of a single link.
+    public override var presetKeys: Set<String> { ["title", "subject", "preview"] }
+
     public override func perform() {
         guard !urls.isEmpty else {
             activityDidFail(ShareError(.badData, "Add to Reading List: no http or https page among the items"))
