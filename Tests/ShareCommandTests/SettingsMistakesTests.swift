@@ -113,6 +113,39 @@ final class SettingsMistakesTests {
     }
 }
 
+/// The sheet in tmux: the same mistyped key stops the share picked there, before Mail asks anything.
+@Suite("share, a mistyped --set key in the sheet", .serialized)
+final class SheetSettingsMistakesTests {
+    let folder: URL
+    let terminal = TmuxTerminal()
+
+    deinit {
+        terminal.stop()
+        TemporaryFolder(existing: folder).remove()
+    }
+
+    init() throws {
+        folder = try TemporaryFolder.make("share-settings-sheet")
+        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+    }
+
+    @Test func theSheetStopsTooBeforeTheInterface() async throws {
+        var environment = ShareBinary.environment(in: folder)
+        environment["TERM"] = "xterm"
+        try terminal.start(
+            TmuxTerminal.shareCommand("--to ana@example.com --set subjct=x notes.txt", in: folder, environment: environment))
+        guard try await terminal.waitFor("Mail") else { return }
+        try terminal.type("mail")
+        guard try await terminal.waitFor("EXIT=") else { return }
+        let shown = try terminal.screen()
+        #expect(shown.contains("EXIT=64"), "\(shown)")
+        #expect(shown.contains("share: --set subjct: Mail has no such setting (did you mean subject?)"), "\(shown)")
+        #expect(!shown.contains("More fields"), "nothing was asked:\n\(shown)")
+        let outbox = folder.appendingPathComponent("home/data/sharesheet/Outbox/new")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).isEmpty)
+    }
+}
+
 /// A value of the wrong kind, given ahead, is named as it was given, with what the field takes;
 /// in-process, with a stand-in Mail whose interface has a number field.
 @MainActor
