@@ -106,6 +106,14 @@ final class SettingsMistakesTests {
         #expect(given.standardError == "share: Mail: starttls=perhaps: use required, optional or off\n", "\(given)")
     }
 
+    @Test func aWordForCopiesNamesTheValueAndWhatCopiesTakes() async throws {
+        // No CUPS scheduler: Print's questions are still there, and nobody can answer them here.
+        let run = try await ShareBinary.run(
+            ["--activity", "print", "--set", "copies=abc", "notes.txt"], in: folder, environment: ["CUPS_SERVER": "127.0.0.1:1"])
+        #expect(run.status == 64, "\(run)")
+        #expect(run.standardError == "share: Print: --set copies=abc: Copies takes a whole number from 1 to 999\n", "\(run)")
+    }
+
     @Test func aMissingRecipientNamesTheRealOption() async throws {
         let run = try await ShareBinary.run(["--activity", "mail", "notes.txt"], in: folder)
         #expect(run.status == 64, "\(run)")
