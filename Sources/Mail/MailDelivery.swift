@@ -33,7 +33,8 @@ public struct MailDelivery: Sendable {
     /// - Returns: `.sent` or `.queued`.
     /// - Throws: `ShareError`: `.badData` for an invalid message; `.temporaryFailure` when the
     ///   server cannot be reached (the message stays queued, and the message says so);
-    ///   `.unavailable` when the server refuses the login, TLS or a recipient (also kept).
+    ///   `.unavailable` when the server refuses the login, TLS or a recipient (also kept);
+    ///   `.configuration` when `starttls=required` meets a server without STARTTLS (also kept).
     public func deliver(
         _ message: MailMessage, progress: Progress? = nil,
         isCancelled: @escaping @Sendable () -> Bool = { false }, onQueued: (URL) -> Void = { _ in },
@@ -142,6 +143,15 @@ public struct MailDelivery: Sendable {
                     .temporaryFailure,
                     "Mail: \(settings.serverName) cannot be reached (\(error)); \(kept): send it later with share outbox flush",
                     hint: "send it with `share outbox flush` once \(settings.serverName) answers")
+            }
+            if error.isStartTLSMissing, settings.startTLS == .required, settings.smtp?.scheme?.lowercased() == "smtp" {
+                // Not the server's fault nor the network's: the setting asks for what this
+                // server does not have, so it is a configuration error that names the setting.
+                throw ShareError(
+                    .configuration,
+                    "Mail: \(settings.serverName) does not offer STARTTLS, which starttls=required (the default) needs: "
+                        + "set starttls=optional (TLS when offered) or starttls=off (a local relay) in [mail]; \(kept)",
+                    hint: "set starttls=optional (TLS when offered) or starttls=off (a local relay) in [mail]")
             }
             if error.isLoginRefused {
                 throw ShareError(.unavailable, "Mail: \(settings.serverName) refused the login for \(endpoint.user ?? "?") (\(error)); \(kept)")

@@ -51,7 +51,8 @@ public struct MailSettings: Sendable {
 
     /// The settings of a host: its configuration file's `[mail]`, its outbox, its password
     /// variables, then `overrides`.
-    /// - Throws: `ShareError(.badData)` for a malformed file, `.usage` for a value that makes no sense.
+    /// - Throws: `ShareError(.configuration)` for a malformed file or a value of it that makes no
+    ///   sense, `.usage` for an override that makes none.
     public init(host: HostEnvironment, overrides: [String: String] = [:]) throws {
         try self.init(
             configuration: host.loadConfiguration(), overrides: overrides, environment: host.variables,
@@ -76,7 +77,8 @@ public struct MailSettings: Sendable {
     ///   - environment: the host environment: where `SHARESHEET_SMTP_PASSWORD` and `USER` are
     ///     looked up; its XDG folders hold the outbox unless `directories` says otherwise.
     ///   - directories: where the outbox is; those of `environment` when nil.
-    /// - Throws: `ShareError(.usage)` for a value that makes no sense.
+    /// - Throws: `ShareError(.usage)` for a value of `overrides` that makes no sense,
+    ///   `.configuration` (naming the file and line) for one of the file.
     public init(
         configuration: Configuration, overrides: [String: String] = [:],
         environment: [String: String] = HostEnvironment.process.variables,
@@ -99,33 +101,39 @@ public struct MailSettings: Sendable {
             let text = overrides[key] ?? configuration.string(key, in: "mail")
             return text.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         }
+        // A wrong value given for this share is a usage error; one in the file is a
+        // configuration error that names the file and the line.
+        func invalid(_ key: String, _ text: String, _ reason: String) -> ShareError {
+            if overrides[key] != nil { return ShareError(.usage, "Mail: \(key)=\(text): \(reason)") }
+            return configuration.problem(with: key, in: "mail", reason)
+        }
         if let text = value("smtp") {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "smtp" || scheme == "smtps",
                 url.host?.isEmpty == false
-            else { throw ShareError(.usage, "Mail: smtp=\(text): not an smtp:// or smtps:// URL") }
+            else { throw invalid("smtp", text, "not an smtp:// or smtps:// URL") }
             smtp = url
         }
         from = value("from")
-        if let from, Mailbox(from) == nil { throw ShareError(.usage, "Mail: from=\(from): not an e-mail address") }
+        if let from, Mailbox(from) == nil { throw invalid("from", from, "not an e-mail address") }
         user = value("user")
         if let text = value("starttls") {
             switch text.lowercased() {
             case "required", "true", "yes": startTLS = .required
             case "optional", "try": startTLS = .optional
             case "off", "false", "no": startTLS = .off
-            default: throw ShareError(.usage, "Mail: starttls=\(text): use required, optional or off")
+            default: throw invalid("starttls", text, "use required, optional or off")
             }
         }
         caFile = value("cafile")
         if let text = value("timeout") {
-            guard let seconds = Int(text), seconds > 0 else { throw ShareError(.usage, "Mail: timeout=\(text): not a number of seconds") }
+            guard let seconds = Int(text), seconds > 0 else { throw invalid("timeout", text, "not a number of seconds") }
             connectTimeout = seconds
         }
         if let text = value("via") {
             switch text.lowercased() {
             case "smtp", "outbox": handOff = false
             case "mailto", "mail-program", "client": handOff = true
-            default: throw ShareError(.usage, "Mail: via=\(text): use smtp or mailto")
+            default: throw invalid("via", text, "use smtp or mailto")
             }
         }
         if user != nil, looksUpPassword {

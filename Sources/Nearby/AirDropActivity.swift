@@ -61,6 +61,9 @@ public final class AirDropActivity: BuiltInActivity {
         return nil
     }
 
+    /// The fields, and how the receiver is found (`scan=subnet`) and checked (`fingerprint`).
+    public override var presetKeys: Set<String> { ["to", "pin", "scan", "fingerprint"] }
+
     public override var activityInterface: ActivityInterface? {
         if presetProblem != nil { return nil }
         if let builtInterface { return builtInterface }

@@ -173,6 +173,9 @@ public final class OpenInActivity: BuiltInActivity {
         ActivityRoute("opens the items with an application of this desktop registered for their type")
     }
 
+    /// The application and "remember my choice", read also when `--app` leaves nothing to ask.
+    public override var presetKeys: Set<String> { [Self.applicationField, Self.rememberField] }
+
     public override var activityInterface: ActivityInterface? {
         guard presetApplicationID == nil, candidates.count > 1, chosenDefault == nil else { return nil }
         let options = candidates.map { application in

@@ -59,7 +59,7 @@ public struct PhotoLibrary: Sendable {
 
     /// The library of a host environment (this process's by default), with its configuration
     /// file read.
-    /// - Throws: `ShareError(.badData)` for a malformed configuration.
+    /// - Throws: `ShareError(.configuration)` for a malformed configuration file.
     public static func user(in host: HostEnvironment = .process) throws -> PhotoLibrary {
         try PhotoLibrary(directories: host.directories, configuration: host.loadConfiguration())
     }

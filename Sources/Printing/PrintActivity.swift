@@ -49,6 +49,9 @@ public final class PrintActivity: BuiltInActivity {
         return "Print"
     }
 
+    /// Every field, also when no printer is listed and the interface is not shown.
+    public override var presetKeys: Set<String> { ["printer", "copies", "sides", "media", "pages", "job"] }
+
     public override var activityInterface: ActivityInterface? {
         let duplex = printInfo?.duplex ?? PrintInfo.Duplex.none
         let sides = ChoiceOptions([

@@ -29,13 +29,15 @@ public struct Configuration: Sendable {
 
     /// Reads the configuration file of `directories` (this process's by default: activities
     /// read their `hostEnvironment`'s); a missing file gives `.empty`.
-    /// - Throws: `ShareError(.badData)` naming the file and GLib's reason when it is malformed.
+    /// - Throws: `ShareError(.configuration)` naming the file, the line and GLib's reason when
+    ///   it is malformed.
     public static func load(from directories: XDGDirectories = HostEnvironment.process.directories) throws -> Configuration {
         try load(file: directories.configurationFile)
     }
 
     /// Reads a configuration file; a missing file gives `.empty`.
-    /// - Throws: `ShareError(.badData)` naming the file and GLib's reason when it is malformed.
+    /// - Throws: `ShareError(.configuration)` naming the file, the line and GLib's reason when
+    ///   it is malformed.
     public static func load(file: URL) throws -> Configuration {
         // Several activities read it while one sheet is built: read once while it is unchanged.
         guard let values = try FileCache.value(at: file.path, make: { try KeyFile.read(file) }) else { return .empty }
@@ -62,6 +64,20 @@ public struct Configuration: Sendable {
     /// The value of `key` in `[group]` as a whole number.
     public func integer(_ key: String, in group: String) -> Int? { string(key, in: group).flatMap { Int($0) } }
 
+    /// A configuration error for a value of the file that makes no sense, naming the file and
+    /// the line: "~/.config/sharesheet/config:3: [mail] starttls=maybe: use required, optional or off".
+    /// - Parameter reason: why the value is wrong and what to write instead.
+    public func problem(with key: String, in group: String, _ reason: String) -> ShareError {
+        let value = string(key, in: group) ?? ""
+        var place = file?.path ?? "config"
+        if let file, let data = try? Data(contentsOf: file),
+            let line = ConfigurationLines.line(of: key, in: group, text: String(decoding: data, as: UTF8.self))
+        {
+            place += ":\(line)"
+        }
+        return ShareError(.configuration, "\(place): [\(group)] \(key)=\(value): \(reason)")
+    }
+
     /// Every group of the file, sorted.
     public var groups: [String] { values.keys.sorted() }
 
@@ -76,7 +92,11 @@ enum KeyFile {
         defer { g_key_file_free(keyFile) }
         var error: UnsafeMutablePointer<GError>?
         guard g_key_file_load_from_file(keyFile, file.path, G_KEY_FILE_NONE, &error) != 0 else {
-            throw ShareError(.badData, "\(file.path): \(GLibError(taking: &error, call: "g_key_file_load_from_file").message)")
+            let reason = GLibError(taking: &error, call: "g_key_file_load_from_file").message
+            // GLib says what is wrong, not where: the line is found here, so it can be fixed.
+            let text = (try? Data(contentsOf: file)).map { String(decoding: $0, as: UTF8.self) }
+            let line = text.flatMap(ConfigurationLines.firstMalformedLine(in:)).map { ":\($0)" } ?? ""
+            throw ShareError(.configuration, "\(file.path)\(line): \(reason)")
         }
         var result: [String: [String: String]] = [:]
         var groupCount: gsize = 0

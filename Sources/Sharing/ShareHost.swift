@@ -35,15 +35,25 @@ public final class ShareHost {
     /// - Parameters:
     ///   - excluding: activity names or raw types not to offer.
     /// - Throws: a usage error naming an unknown activity.
+    ///   - rejectingUnknownSettings: end the share with a usage error, before the picked
+    ///     activity shows its interface or performs, when a `settings` key is not one it knows
+    ///     (`unknownSettings`), so a mistyped key never lets a share go out without it.
     public func controller(
         for items: [ResolvedItem], presets: SharePresets = SharePresets(), excluding: [String] = [],
-        applicationActivities: [Activity] = []
+        applicationActivities: [Activity] = [], rejectingUnknownSettings: Bool = false
     ) throws -> ActivityViewController {
         let excluded = try excluding.map(names.type(named:))
         let controller = ActivityViewController(
             activityItems: items.map(\.value), applicationActivities: applicationActivities, registry: registry)
         controller.excludedActivityTypes = excluded.isEmpty ? nil : excluded
         controller.presetValues = presets.values
+        if rejectingUnknownSettings, !presets.settings.isEmpty {
+            controller.presetCheck = { [weak self] activity, interface in
+                guard let self else { return nil }
+                let unknown = self.unknownSettings(presets, for: activity, interface: interface)
+                return unknown.isEmpty ? nil : ShareError(.usage, unknown.joined(separator: "; ") + "; nothing was shared")
+            }
+        }
         return controller
     }
 
@@ -59,16 +69,12 @@ public final class ShareHost {
         return sheet.unavailable.first { $0.activity.activityType == type }?.reason ?? "it is not part of this sheet"
     }
 
-    /// What is wrong in the configuration file: misspelled keys and groups, or a file GLib
-    /// cannot read; one line each, to be said before the share (nothing stops it).
-    public func configurationWarnings() -> [String] {
-        do {
-            return try environment.loadConfiguration().warnings()
-        } catch let error as ShareError {
-            return ["config: " + error.message]
-        } catch {
-            return ["config: \(error)"]
-        }
+    /// The misspelled keys and groups of the configuration file, one line each, to be said
+    /// before the share (they do not stop it: the file is the person's, edited over time).
+    /// - Throws: `ShareError(.configuration)` naming the file and the line when GLib cannot
+    ///   read it: every activity would fail on it, so the share stops before it starts.
+    public func configurationWarnings() throws -> [String] {
+        try environment.loadConfiguration().warnings()
     }
 
     /// How many bytes the `-` item may bring: `[limits] stdin=`, else 4 GiB (also when the file
@@ -79,13 +85,14 @@ public final class ShareHost {
         return try StandardInputLimit(configuration: configuration)
     }
 
-    /// The `--set` keys that `activity` neither reads from the configuration nor shows as a
-    /// field of `interface`, each with a suggestion when one is close: "--set smtpserver: Mail
-    /// has no such setting (did you mean smtp?)".
+    /// The `--set` keys that `activity` neither reads from the configuration, nor declares as a
+    /// preset key, nor shows as a field of `interface`, each with a suggestion when one is
+    /// close: "--set smtpserver: Mail has no such setting (did you mean smtp?)".
     public func unknownSettings(_ presets: SharePresets, for activity: Activity, interface: ActivityInterface?) -> [String] {
         let entry = names.entry(for: activity)
         let fields = interface?.fields.map(\.id) ?? []
-        let known = ConfigurationKeys.keys(forActivity: entry.name).union(fields).union(["to", "subject", "app"])
+        let known = ConfigurationKeys.keys(forActivity: entry.name).union(activity.presetKeys).union(fields)
+            .union(["to", "subject", "app"])
         return presets.settingKeys.filter { !known.contains($0) }.map { key in
             let close = ConfigurationKeys.suggestion(for: key, among: known)
             return "--set \(key): \(entry.title) has no such setting" + (close.map { " (did you mean \($0)?)" } ?? "")

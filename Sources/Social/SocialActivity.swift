@@ -139,6 +139,9 @@ public final class SocialActivity: BuiltInActivity {
         if case .text(let text)? = context.presetValues["text"] { post.text = text }
     }
 
+    /// The post's text.
+    public override var presetKeys: Set<String> { ["text"] }
+
     public override var activityInterface: ActivityInterface? {
         let composer: SocialComposer
         do {

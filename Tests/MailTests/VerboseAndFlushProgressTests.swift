@@ -45,7 +45,7 @@ struct VerboseAndFlushProgressTests {
         let files = try (1...2).map { try home.randomFile("part\($0).bin", size: 30_000_000) }
         for file in files {
             let queued = try Run.share(["--activity", "mail", "--to", "bob@example.com", file.path], home: home)
-            #expect(queued.status == 0, "\(queued)")
+            #expect(queued.status == 75, "\(queued)")  // no server: queued
         }
         #expect(home.outboxFiles("new").count == 2)
         let peer = try SMTPPeer(in: home.folder)

@@ -147,6 +147,8 @@ struct OpenInDesktopTests {
         let remembered = try await desktop.share(
             ["--activity", "open-in", "--app", chosen, "--set", "remember=yes", "photo.png"])
         #expect(remembered.status == 0, "\(remembered)")
+        // remember is Open In's own key: neither refused nor warned about.
+        #expect(remembered.standardError.isEmpty, "\(remembered)")
         #expect(try await desktop.recorded(chosenName).count == 1)
         let mimeapps = try String(contentsOf: desktop.configHome.appendingPathComponent("mimeapps.list"), encoding: .utf8)
         #expect(mimeapps.contains("image/png=\(chosen)"), "\(mimeapps)")

@@ -40,7 +40,7 @@ final class CommandLineTests {
         #expect(run.standardOutput.hasPrefix("share: send files, links and text"))
         for expected in [
             "share --list [--json] ITEM...", "share --explain ACTIVITY ITEM...", "share --activity ACTIVITY ITEM...",
-            "Examples:", "--exclude NAME[,NAME]", "reading-list", "130 dismissed",
+            "Examples:", "--exclude NAME[,NAME]", "reading-list", "Exit status:",
         ] {
             #expect(run.standardOutput.contains(expected), "help lacks \(expected)")
         }

@@ -36,7 +36,8 @@ final class FallbackCommandTests {
 
     @Test func mailWithoutAServerIsQueued() async throws {
         let (result, errors, status) = try await share(["--activity", "mail", "--to", "ana@example.com", "notes.txt"])
-        #expect(status == 0)
+        // Kept for later, not sent: a temporary failure (75), as SPEC §4 says.
+        #expect(status == 75)
         #expect(result["disposition"] as? String == "queued")
         let location = try #require(result["location"] as? String)
         #expect(location.hasPrefix(folder.appendingPathComponent("home/data/sharesheet/Outbox").path))

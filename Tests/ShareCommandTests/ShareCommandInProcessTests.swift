@@ -86,7 +86,7 @@ final class ShareCommandInProcessTests {
         let record = installComposingMail()
         let status = await run(["--activity", "mail", "notes.txt"])
         #expect(status == 64)
-        #expect(errors.text == "share: Mail: To is required (set it with --set to=…)\n")
+        #expect(errors.text == "share: Mail: To is required (set it with --to …)\n")
         #expect(record.submitted == nil)
         #expect(output.text == "")
     }

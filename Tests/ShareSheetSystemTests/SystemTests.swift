@@ -46,7 +46,7 @@ struct SystemTests {
         #expect(try Configuration.load(file: folder.appendingPathComponent("none")).keys(in: "mail").isEmpty)
     }
 
-    @Test("a malformed configuration file is an error naming the file")
+    @Test("a malformed configuration file is a configuration error naming the file and the line")
     func malformedConfiguration() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -56,7 +56,7 @@ struct SystemTests {
             try Configuration.load(file: file)
         } throws: { error in
             guard let error = error as? ShareError else { return false }
-            return error.kind == .badData && error.message.hasPrefix(file.path + ": ")
+            return error.kind == .configuration && error.message.hasPrefix(file.path + ":1: ")
         }
     }
 

@@ -51,6 +51,9 @@ public final class AssignToContactActivity: BuiltInActivity {
         }
     }
 
+    /// The contact field, and `to` (a contact named ahead).
+    public override var presetKeys: Set<String> { ["contact", "to"] }
+
     public override var activityInterface: ActivityInterface? {
         guard preparationError == nil, let book, let listing else { return nil }
         let contacts = listing.contacts

@@ -67,6 +67,9 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
         return nil
     }
 
+    /// The fields; the delivery keys (`smtp`, `from`…) are the `[mail]` configuration keys.
+    public override var presetKeys: Set<String> { ["to", "cc", "bcc", "subject", "body"] }
+
     public override var activityInterface: ActivityInterface? {
         if presetProblem != nil { return nil }
         func list(_ addresses: [String]) -> InterfaceValue? { addresses.isEmpty ? nil : .list(addresses) }
@@ -151,9 +154,11 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
             let queued = Locked<URL?>(nil)
             var note: String?
             var server: URL?
+            var guessedSender: String?
             do {
                 let settings = try loadSettings(overrides)
                 server = settings.smtp.map(Self.withoutCredentials)
+                if settings.from == nil { guessedSender = settings.sender }
                 if settings.handOff {
                     let handedOff = try MailHandOff.handOff(message)
                     note = handedOff.note
@@ -169,7 +174,8 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
                 outcome = .failure(error)
             }
             await self?.finish(
-                outcome, queued: queued.withLock { $0 }, note: note, server: server, configurationFile: configurationFile)
+                outcome, queued: queued.withLock { $0 }, note: note, server: server, guessedSender: guessedSender,
+                configurationFile: configurationFile)
             return queued.withLock { $0 }
         }
     }
@@ -184,13 +190,20 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
 
     private func finish(
         _ outcome: Result<MailResult, any Error>, queued: URL?, note: String? = nil, server: URL? = nil,
-        configurationFile: String
+        guessedSender: String? = nil, configurationFile: String
     ) {
         switch outcome {
         case .success(.sent(let name, _)):
             returnedItems = ["sent through \(name)"]
             disposition = .sent
             location = server?.absoluteString ?? name
+            if let guessedSender {
+                // The receiver sees this address: a guess made from the login and host names is
+                // said once, with where to set the real one.
+                fallback = ActivityFallback(
+                    message: "No From address is set up, so the message was sent from \(guessedSender).",
+                    hint: "set `[mail] from=` in \(configurationFile)")
+            }
             activityDidFinish(true)
         case .success(.queued(let id, let file)):
             returnedItems = [file]

@@ -66,6 +66,9 @@ public final class MessageActivity: BuiltInActivity {
         return numbers.first { !PhoneNumber.isValid($0) }.map { ShareError(.badData, "Message: to: not a phone number: \($0)") }
     }
 
+    /// The fields; `via` and `kdeconnect-device` are the `[message]` configuration keys.
+    public override var presetKeys: Set<String> { ["to", "body"] }
+
     public override var activityInterface: ActivityInterface? {
         if presetProblem != nil { return nil }
         return ActivityInterface(

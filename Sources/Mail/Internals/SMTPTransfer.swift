@@ -25,6 +25,9 @@ struct SMTPFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when TLS was required and the server does not offer STARTTLS (a plain relay).
+    var isStartTLSMissing: Bool { CURLcode(UInt32(code)) == CURLE_USE_SSL_FAILED }
+
     /// True when the server refused the user name or password.
     var isLoginRefused: Bool { CURLcode(UInt32(code)) == CURLE_LOGIN_DENIED || replyCode == 535 }
 

@@ -50,7 +50,7 @@ public struct MessageSettings: Sendable {
 
     /// The settings of a host: its configuration file's `[message]`, its outbox and search
     /// path, then `overrides`.
-    /// - Throws: `ShareError(.badData)` for a malformed file, `.usage` for an unknown `via`.
+    /// - Throws: `ShareError(.configuration)` for a malformed file, `.usage` for an unknown `via`.
     public init(host: HostEnvironment, overrides: [String: String] = [:]) throws {
         try self.init(
             configuration: host.loadConfiguration(), overrides: overrides, directories: host.directories,

@@ -28,6 +28,9 @@ public final class AddToReadingListActivity: BuiltInActivity {
         return ActivityRoute("adds links to the reading list in \(database.path)")
     }
 
+    /// The title (or the subject) and the preview text of a single link.
+    public override var presetKeys: Set<String> { ["title", "subject", "preview"] }
+
     public override func perform() {
         guard !urls.isEmpty else {
             activityDidFail(ShareError(.badData, "Add to Reading List: no http or https page among the items"))

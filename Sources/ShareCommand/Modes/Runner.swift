@@ -63,7 +63,7 @@ struct Runner {
         default: break
         }
         if invocation.mode.printsResult {
-            for warning in host.configurationWarnings() { context.warn(warning) }
+            for warning in try host.configurationWarnings() { context.warn(warning) }
         }
         let items = try await resolveItems()
         // Standard input too large for memory is a private file, gone when the share ends.
@@ -72,7 +72,7 @@ struct Runner {
             attachTerminal()
         }
         let controller = try host.controller(
-            for: items, presets: invocation.presets, excluding: invocation.exclusions)
+            for: items, presets: invocation.presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
         if let steps = registry.environment.steps {
             for (item, kind) in zip(items, controller.sheet.itemKinds) { steps.say(VerboseLog.describe(item, kind: kind)) }
         }
@@ -86,13 +86,15 @@ struct Runner {
             return try await perform(chosen!, controller: controller) { asked in
                 var presets = invocation.presets
                 presets.settings += asked
-                return try host.controller(for: items, presets: presets, excluding: invocation.exclusions)
+                return try host.controller(
+                    for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
             }
         default:
             return try await showSheet(controller) { asked in
                 var presets = invocation.presets
                 presets.settings += asked
-                return try host.controller(for: items, presets: presets, excluding: invocation.exclusions)
+                return try host.controller(
+                    for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
             }
         }
     }
@@ -290,7 +292,6 @@ struct Runner {
                     controller = try remake(asked)
                     continue
                 }
-                warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
                 sayKept(kept)
                 return report(
                     host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
@@ -301,7 +302,6 @@ struct Runner {
             progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO))
         let (outcome, kept) = await present(controller, with: presenter)
         let activity = host.activity(type, on: sheet)
-        warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
         sayKept(kept)
         return report(host.result(of: outcome, activity: activity))
     }
@@ -327,12 +327,6 @@ struct Runner {
     private func sayKept(_ kept: KeptWork?) {
         guard let kept else { return }
         context.warn("interrupted: \(kept.what) is kept at \(kept.location); finish it with `\(kept.resume)`")
-    }
-
-    /// Says which `--set` keys the picked activity neither reads nor shows as a field.
-    private func warnAboutUnknownSettings(for activity: Activity?, interface: ActivityInterface?) {
-        guard let activity else { return }
-        for warning in host.unknownSettings(invocation.presets, for: activity, interface: interface) { context.warn(warning) }
     }
 
     // MARK: The sheet
@@ -394,7 +388,6 @@ struct Runner {
             asked.append((key: field, value: value))
             return try await perform(type, controller: try remake(asked), asked: asked, remake: remake)
         }
-        warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
         sayKept(kept)
         return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
     }
@@ -430,7 +423,6 @@ struct Runner {
         await presenter.waitUntilClosed()
         await controller.waitForProvidersToStop()
         let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
-        warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
         return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
     }
 
@@ -498,7 +490,8 @@ struct Runner {
         }
         if invocation.json {
             context.standardOutput.write(result.json + "\n")
-        } else if termination.status == 0 {
+        } else if termination.status == 0 || (result.completed && result.disposition == .queued) {
+            // A queued share still returns where it waits.
             context.standardOutput.write(result.returnedItems.map { $0 + "\n" }.joined())
         }
         return termination

@@ -18,19 +18,8 @@ struct Termination: Error, Equatable {
     /// The status of dismissing the sheet or cancelling the activity (128 + SIGINT).
     static let dismissedStatus = status(of: .cancelled)
 
-    /// The sysexits status of each kind of failure.
-    static func status(of kind: ShareError.Kind) -> Int32 {
-        switch kind {
-        case .usage: return 64
-        case .badData: return 65
-        case .noInput: return 66
-        case .unavailable: return 69
-        case .ioError: return 74
-        case .temporaryFailure: return 75
-        case .configuration: return 78
-        case .cancelled: return 130
-        }
-    }
+    /// The sysexits status of each kind of failure (from `ExitStatuses`, the table `--help` prints).
+    static func status(of kind: ShareError.Kind) -> Int32 { ExitStatuses.status(of: kind) }
 
     /// A `ShareError` ends with its kind's status; any other error is an I/O failure (74).
     static func of(_ error: any Error) -> Termination {
@@ -47,6 +36,9 @@ struct Termination: Error, Equatable {
     /// - Parameter title: the activity's title, for "did not complete".
     static func of(_ result: ShareResult, title: String?) -> Termination {
         if let failure = result.error { return of(failure) }
+        // Kept for later (the outbox): not done yet, which sysexits calls a temporary failure.
+        // The fallback already said why and how it goes on.
+        if result.disposition == .queued { return Termination(status: status(of: .temporaryFailure), message: nil) }
         if result.completed { return .success }
         if result.disposition == .cancelled { return Termination(status: dismissedStatus, message: nil) }
         return Termination(status: 1, message: "\(title ?? result.activity ?? "the activity") did not complete")

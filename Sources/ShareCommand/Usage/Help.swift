@@ -23,6 +23,7 @@ enum Help {
         return template.replacingOccurrences(of: "@NAMES@", with: lines.joined(separator: "\n"))
             .replacingOccurrences(of: "@SUBCOMMANDS@\n", with: subcommands)
             .replacingOccurrences(of: "@OPTIONS@\n", with: ShareOptions.helpLines)
+            .replacingOccurrences(of: "@EXIT@\n", with: ExitStatuses.helpLines)
     }
 
     /// Lays out one "command   description" usage line like the others: the description from
@@ -82,9 +83,9 @@ enum Help {
           echo "see you at 6" | share --activity message --to +15551234567 -
           share --activity copy --json --text "hello"
 
-        Exit status: 0 done, 1 the activity did not complete, 64 usage, 65 bad data,
-        66 missing or unreadable input, 69 activity unavailable for these items,
-        74 I/O error, 75 temporary failure (queued, retry later), 130 dismissed.
+        Exit status:
+        @EXIT@
+
         The sheet is a window when DISPLAY or WAYLAND_DISPLAY is set; in a terminal
         without a terminal on standard input the command never prompts. Progress goes
         to standard error, on a terminal only; NO_COLOR turns colors off.

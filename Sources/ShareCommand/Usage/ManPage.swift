@@ -47,10 +47,7 @@ enum ManPage {
         }
         page += """
             .SH EXIT STATUS
-            0 done, 1 the activity did not complete, 64 usage, 65 bad data, 66 missing or unreadable input,
-            69 activity unavailable for these items, 74 I/O error, 75 temporary failure (queued, retry later),
-            78 configuration error, 130 dismissed.
-            .SH ENVIRONMENT
+            \(ExitStatuses.manPageLines).SH ENVIRONMENT
             .TP
             .B DISPLAY\\fR, \\fBWAYLAND_DISPLAY
             \(escape("the sheet is a window when either is set"))

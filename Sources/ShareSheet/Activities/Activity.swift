@@ -76,6 +76,14 @@ open class Activity {
     /// calling `perform()`. Defaults to nil.
     open var activityInterface: ActivityInterface? { nil }
 
+    /// The keys a caller may preset for this activity (`share --set KEY=…`, the service's
+    /// `fields`): the id of every field its interface can show, and the values it reads without
+    /// one (Open In's `remember` when the application is already named). A front end that
+    /// rejects mistyped keys takes these, the shown interface's fields and the configuration
+    /// keys as the known ones, so a field the interface leaves out this time is still known.
+    /// Defaults to the ids of `declaredFields`.
+    open var presetKeys: Set<String> { Set(declaredFields.map(\.id)) }
+
     /// Does the work. The default finishes at once with `false`, so a sheet never hangs.
     open func perform() { activityDidFinish(false) }
 

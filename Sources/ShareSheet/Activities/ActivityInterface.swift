@@ -124,7 +124,22 @@ public struct InterfaceField {
         case (.text, .text), (.multilineText, .text), (.toggle, .bool):
             return nil
         default:
-            return "\(label) has the wrong kind of value"
+            return "\(label) takes \(expectation)"
+        }
+    }
+
+    /// What the field takes, in words, for a value of the wrong kind: "a whole number from 1 to 999".
+    public var expectation: String {
+        switch kind {
+        case .text: return "one line of text"
+        case .multilineText: return "text"
+        case .emailAddresses: return "e-mail addresses, separated by commas"
+        case .phoneNumbers: return "phone numbers, separated by commas"
+        case .toggle: return "yes or no"
+        case .integer(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .choice(let options):
+            let ids = options.current.map(\.id)
+            return ids.isEmpty ? "one of the options shown" : "one of " + ids.joined(separator: ", ")
         }
     }
 

@@ -46,6 +46,10 @@ open class ActivityViewController {
     public var history: (any ActivityHistory)? { didSet { builtSheet = nil } }
     /// Values set ahead for activities' interfaces and options (`--subject`, `--to`…).
     public var presetValues: InterfaceValues = [:]
+    /// Checks the presets against the picked activity once it is prepared, before its interface
+    /// is shown or it performs: an error ends the share with it, so nothing is sent with a
+    /// mistyped key. Given the activity and its interface (nil when it has none).
+    public var presetCheck: (@MainActor (Activity, ActivityInterface?) -> (any Error)?)?
     /// Where the controller is in the pipeline.
     public private(set) var phase: Phase = .idle
 
@@ -394,7 +398,12 @@ open class ActivityViewController {
                 self?.activityFinished(activity, presentation: id, completed: completed, error: error)
             }
         }
-        if let interface = activity.activityInterface?.applyingPresets(presetValues) {
+        let interface = activity.activityInterface
+        if let check = presetCheck, let problem = check(activity, interface) {
+            complete(ShareOutcome(activityType: type, completed: false, returnedItems: nil, error: problem))
+            return
+        }
+        if let interface = interface?.applyingPresets(presetValues) {
             // The controller fills preset fields, so every presenter shows them filled.
             currentInterface = interface
             phase = .showingInterface(type)

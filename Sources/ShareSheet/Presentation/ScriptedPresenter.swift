@@ -16,6 +16,12 @@ public final class ScriptedPresenter: Presenter {
     public private(set) var pickWasUnavailable = false
     /// Progress lines seen, one per provider started.
     public private(set) var providerNames: [String] = []
+    /// How the caller gives a field a value, for messages: the field's id and the value given
+    /// (nil for "…"). The default is the command's generic `--set ID=VALUE`; a front end with
+    /// an option of its own for a field (`--to`) names that instead.
+    public var settingSyntax: @MainActor (_ id: String, _ value: String?) -> String = { id, value in
+        "--set \(id)=\(value ?? "…")"
+    }
 
     /// Makes a presenter that picks `pick` and fills interfaces from `values`.
     public init(pick: ActivityType?, values: InterfaceValues = [:]) {
@@ -50,14 +56,19 @@ public final class ScriptedPresenter: Presenter {
         guard !problems.isEmpty else { return }
         // Nobody can be asked: say which fields need a value and stop.
         let title = activity.activityTitle ?? interface.title
+        let settingSyntax = self.settingSyntax
         let details = interface.fields.compactMap { field in
             problems[field.id].map { problem in
+                // A value given ahead that does not fit is named as it was given.
+                if field.isPreset, values[field.id] == nil, let given = filled[field.id], !given.isEmpty {
+                    return "\(settingSyntax(field.id, given.text)): \(problem)"
+                }
                 // A choice names its options, so the next command can be typed from the error.
                 if case .choice(let options) = field.kind, !options.current.isEmpty {
                     let ids = options.current.map { "\($0.id) (\($0.title))" }
-                    return "\(problem) (set it with --set \(field.id)=…: one of " + ids.joined(separator: ", ") + ")"
+                    return "\(problem) (set it with \(settingSyntax(field.id, nil)): one of " + ids.joined(separator: ", ") + ")"
                 }
-                return "\(problem) (set it with --set \(field.id)=…)"
+                return "\(problem) (set it with \(settingSyntax(field.id, nil)))"
             }
         }
         controller.cancelInterface(
