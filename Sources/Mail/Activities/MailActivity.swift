@@ -164,6 +164,7 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
         let keepsOnCancel = self.keepsOnCancel
         let progress = self.progress
         progress.kind = .file  // counted in bytes of the message sent: the command shows size, rate and time left
+        progress.isUpload = true  // then the server's answer: the command says it waits for it
         sending = Task.detached { [weak self] in
             let outcome: Result<MailResult, any Error>
             let queued = Locked<URL?>(nil)
