@@ -188,7 +188,8 @@ let package = Package(
 
         .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
         .testTarget(
-            name: "PrintingTests", dependencies: ["Printing", "ShareSheet", "ShareSheetSystem", "CCairo", "LocalTestSupport", "share"]),
+            name: "PrintingTests",
+            dependencies: ["Printing", "ShareSheet", "ShareSheetSystem", "ShareSheetTerminal", "CCairo", "LocalTestSupport", "share"]),
         .testTarget(name: "OpenInTests", dependencies: ["OpenIn", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
         .testTarget(name: "NearbyTests", dependencies: ["Nearby", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
         // What every test target that touches files or processes shares: temporary folders and

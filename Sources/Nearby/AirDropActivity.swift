@@ -221,6 +221,7 @@ public final class AirDropActivity: BuiltInActivity {
         let stopped = self.stopped
         let progress = self.progress
         progress.kind = .file  // counted in bytes of the files sent: the command shows size, rate and time left
+        progress.isUpload = true  // then the receiver's answer: the command says it waits for it
         let steps = hostEnvironment.steps
         let thread = Thread { [weak self] in
             let outcome: Result<NearbySendResult, ShareError>

@@ -60,7 +60,8 @@ public final class PrintActivity: BuiltInActivity {
             .init(id: "two-sided-short-edge", title: "Two-sided, short edge"),
         ])
         // Without a printer the job is saved as a PDF: the print dialog's questions are then
-        // details behind "more" rather than asked one by one.
+        // details a terminal does not ask at all (`asksAdvancedFields`), and a window keeps
+        // behind "more"; each is still settable with --set.
         let advanced = !printerMayExist
         let fields = [
             InterfaceField(
@@ -78,8 +79,9 @@ public final class PrintActivity: BuiltInActivity {
             InterfaceField(
                 id: "job", label: "Job name", kind: .text, defaultValue: .text(suggestedJobName), isAdvanced: advanced),
         ]
-        return ActivityInterface(
-            title: "Print", fields: fields, submitTitle: "Print",
+        var interface = ActivityInterface(
+            title: "Print", message: advanced ? "No printer is set up: the document will be saved as PDF." : nil,
+            fields: fields, submitTitle: "Print",
             validate: { values in
                 var problems: [String: String] = [:]
                 if let media = values["media"]?.text, !media.isEmpty, PaperSize(named: media) == nil {
@@ -91,6 +93,8 @@ public final class PrintActivity: BuiltInActivity {
                 return problems
             },
             onSubmit: { [weak self] values in self?.start(with: values) })
+        interface.asksAdvancedFields = !advanced
+        return interface
     }
 
     public override var route: ActivityRoute? {

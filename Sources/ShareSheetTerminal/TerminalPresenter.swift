@@ -295,12 +295,17 @@ public final class TerminalPresenter: Presenter {
             for field in preset { output.write(InterfaceScreen.presetLine(for: field, style: style)) }
         }
         var moreAnswered = pick != nil
+        // Whether the person was asked anything: a share whose every field was given ahead is
+        // submitted without a confirmation.
+        var askedSomething = false
         while true {
             for field in fields {
                 if field.isAdvanced, !moreAnswered {
                     moreAnswered = true
                     let advanced = fields.filter(\.isAdvanced)
-                    switch await askForMore(advanced, presentation: id) {
+                    askedSomething = askedSomething || interface.asksAdvancedFields
+                    let more = interface.asksAdvancedFields ? await askForMore(advanced, presentation: id) : false
+                    switch more {
                     case nil:
                         guard isCurrent(id) else { return }
                         interfaceWasCancelled = true
@@ -314,6 +319,7 @@ public final class TerminalPresenter: Presenter {
                     }
                 }
                 if field.isAdvanced, !fields.contains(where: { $0.id == field.id }) { continue }
+                askedSomething = true
                 switch await ask(field, presentation: id) {
                 case .endOfInput:
                     guard isCurrent(id) else { return }
@@ -325,6 +331,19 @@ public final class TerminalPresenter: Presenter {
                 }
             }
             guard isCurrent(id) else { return }
+            if askedSomething, let confirmation = interface.confirmation, interface.problems(with: values).isEmpty {
+                switch await confirm(confirmation(values), interface: interface, presentation: id) {
+                case true?:
+                    break
+                case false?, nil:
+                    // No, or the end of input: nothing is submitted, and the share ends cancelled.
+                    guard isCurrent(id) else { return }
+                    output.write(style.dim("Not sent.") + "\n")
+                    interfaceWasCancelled = true
+                    controller.cancelInterface()
+                    return
+                }
+            }
             let problems = controller.submitInterface(values)
             if problems.isEmpty {
                 submittedValues = values
@@ -341,6 +360,20 @@ public final class TerminalPresenter: Presenter {
             fields = wrong.isEmpty ? interface.fields : wrong
             // A field the activity found wrong is asked again, advanced or not.
             moreAnswered = true
+        }
+    }
+
+    /// Shows what submitting will do and asks "Send? [Y/n]": true for yes (or Enter), false for
+    /// no, nil at the end of input.
+    private func confirm(_ summary: [String], interface: ActivityInterface, presentation id: Int) async -> Bool? {
+        output.write(InterfaceScreen.confirmation(summary, style: style))
+        while true {
+            guard let typed = await ask(InterfaceScreen.confirmationPrompt(for: interface), presentation: id) else { return nil }
+            switch typed.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "", "y", "yes": return true
+            case "n", "no": return false
+            default: output.write(InterfaceScreen.problemLine("answer y or n", style: style))
+            }
         }
     }
 

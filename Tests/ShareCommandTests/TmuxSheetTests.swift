@@ -49,6 +49,8 @@ final class TmuxSheetTests {
         try terminal.type("")
         guard try await terminal.waitFor("Body") else { return }
         try terminal.type(".")
+        guard try await terminal.waitFor("Send? [Y/n]") else { return }
+        try terminal.type("")
         guard try await terminal.waitFor("EXIT=") else { return }
         let shown = try terminal.screen()
         #expect(!shown.contains("To is required"), "\(shown)")

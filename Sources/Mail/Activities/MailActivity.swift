@@ -85,7 +85,7 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
                 id: "body", label: "Body", kind: .multilineText, defaultValue: content.body.isEmpty ? nil : .text(content.body)),
         ]
         let attachmentNames = content.attachments.map(\.filename)
-        return ActivityInterface(
+        var interface = ActivityInterface(
             title: "New Message",
             message: attachmentNames.isEmpty ? nil : "Attachments: " + attachmentNames.joined(separator: ", "),
             fields: fields, submitTitle: "Send",
@@ -102,6 +102,42 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
                 return problems
             },
             onSubmit: { [weak self] values in self?.send(values) })
+        // A person who typed the mail reads what will go where before it goes.
+        interface.confirmation = { [weak self] values in
+            guard let self else { return [] }
+            return MailSummary.lines(of: self.message(from: values), destination: MailSummary.destination(self.summarySettings))
+        }
+        return interface
+    }
+
+    /// The settings as the summary names them, read without asking the Secret Service for a
+    /// password (the summary only says where the message goes); nil when they cannot be read.
+    private var summarySettings: MailSettings? {
+        var overrides = overrides
+        overrides["user"] = ""
+        return try? loadSettings(overrides)
+    }
+
+    /// The `--set` values that change delivery (`smtp`, `from`…), by key.
+    private var overrides: [String: String] {
+        var overrides: [String: String] = [:]
+        for key in Self.settingKeys { if let value = context.presetValues[key] { overrides[key] = value.text } }
+        return overrides
+    }
+
+    /// The message the interface's values make.
+    private func message(from values: InterfaceValues) -> MailMessage {
+        func addresses(_ id: String) -> [String] {
+            switch values[id] {
+            case .list(let list)?: return list
+            case let value?: return value.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            case nil: return []
+            }
+        }
+        let body = values["body"]?.text ?? ""
+        return MailMessage(
+            to: addresses("to"), cc: addresses("cc"), bcc: addresses("bcc"), subject: values["subject"]?.text ?? "",
+            body: body, htmlBody: body == content.body ? content.htmlBody : nil, attachments: content.attachments)
     }
 
     public override var route: ActivityRoute? {
@@ -130,25 +166,15 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
     }
 
     private func send(_ values: InterfaceValues) {
-        func addresses(_ id: String) -> [String] {
-            switch values[id] {
-            case .list(let list)?: return list
-            case let value?: return value.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            case nil: return []
-            }
-        }
-        let body = values["body"]?.text ?? ""
-        let message = MailMessage(
-            to: addresses("to"), cc: addresses("cc"), bcc: addresses("bcc"), subject: values["subject"]?.text ?? "",
-            body: body, htmlBody: body == content.body ? content.htmlBody : nil, attachments: content.attachments)
-        var overrides: [String: String] = [:]
-        for key in Self.settingKeys { if let value = context.presetValues[key] { overrides[key] = value.text } }
+        let message = message(from: values)
+        let overrides = overrides
         let loadSettings = self.loadSettings
         let configurationFile = hostEnvironment.configurationFileDisplayPath
         let cancelled = self.cancelled
         let keepsOnCancel = self.keepsOnCancel
         let progress = self.progress
         progress.kind = .file  // counted in bytes of the message sent: the command shows size, rate and time left
+        progress.isUpload = true  // then the server's answer: the command says it waits for it
         sending = Task.detached { [weak self] in
             let outcome: Result<MailResult, any Error>
             let queued = Locked<URL?>(nil)

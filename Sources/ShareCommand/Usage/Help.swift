@@ -86,9 +86,11 @@ enum Help {
         Exit status:
         @EXIT@
 
-        The sheet is a window when DISPLAY or WAYLAND_DISPLAY is set; in a terminal
-        without a terminal on standard input the command never prompts. Progress goes
-        to standard error, on a terminal only; NO_COLOR turns colors off.
+        The sheet is a window when DISPLAY or WAYLAND_DISPLAY is set, else it is drawn
+        in this terminal. With --activity, a terminal on standard input is asked only
+        what the command line left out (Mail's To, a receiver's PIN); without one the
+        command never prompts. Progress goes to standard error, on a terminal only;
+        NO_COLOR turns colors off.
 
         """
 }

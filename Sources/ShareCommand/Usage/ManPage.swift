@@ -30,6 +30,8 @@ enum ManPage {
             \(escape("share opens a share sheet for its items: a window on a desktop, else a sheet in the terminal. Each activity sends the items somewhere (Mail, Message, AirDrop over LocalSend, the posting services, installed share targets) or acts on them here (Print, Copy, Save to Photos, Assign to Contact, Add to Reading List, Open In). An ITEM is a file path, an http(s) URL, another scheme's URL (mailto:, sms:, tel:, geo:), a file:// URL, or - for standard input."))
             .PP
             \(escape("ACTIVITY is one of: " + activityNames.joined(separator: ", ") + ", or a raw activity type. A prefix that names one activity picks it."))
+            .PP
+            \(escape("With --activity there is no sheet: on a terminal, share asks only for what the command line left out (Mail's To, a receiver's PIN); without a terminal on standard input it never prompts."))
             .SH OPTIONS
 
             """

@@ -3,7 +3,7 @@
 enum ShareOptions {
     static let all: [OptionSpec] = [
         .value("--text", "TEXT", "share TEXT as an item (repeatable)", repeatable: true),
-        .value("--activity", "NAME", "perform NAME without the sheet; never prompts", kind: .activity),
+        .value("--activity", "NAME", "perform NAME without the sheet; on a terminal, asks only for what is missing", kind: .activity),
         .flag("--list", "list what would be offered, then what is not and why"),
         .value("--explain", "NAME", "explain why NAME is or is not offered for the items", kind: .activity),
         .value("--subject", "TEXT", "the subject, for activities that have one (mail)"),

@@ -21,6 +21,21 @@ public struct ActivityInterface {
     public var onSubmit: (InterfaceValues) -> Void
     /// Runs when the person cancels; the controller then finishes the activity with `false`.
     public var onCancel: () -> Void
+    /// What submitting these values will do, in a few short lines (recipients, attachments with
+    /// their sizes, where it goes), for a person to read and confirm first; nil when submitting
+    /// needs no confirmation. A presenter that asks field by field, so the person never sees the
+    /// whole form at once (the terminal sheet), shows the lines after asking something and asks
+    /// "`submitTitle`?" before it submits, cancelling the interface when the answer is no; a
+    /// form that shows every field beside its submit button, a script, or a share whose every
+    /// field was given ahead submits without asking. Only called with values that pass
+    /// `problems(with:)`.
+    public var confirmation: ((InterfaceValues) -> [String])?
+    /// False when the advanced fields are not worth even a "More fields?" question in a
+    /// presenter that asks one field at a time: they keep their defaults (or the values given
+    /// ahead) unless the activity finds one wrong. A form may still show them behind its "More
+    /// fields" expander. Print sets it when there is no printer: its dialog's details would
+    /// only shape a PDF that is saved anyway.
+    public var asksAdvancedFields = true
 
     /// Describes an interface.
     public init(

@@ -78,7 +78,9 @@ public final class ActivityProgressLine {
             let span = now.timeIntervalSince(first.time)
             return span > 0.5 && completed > first.completed ? Double(completed - first.completed) / span : nil
         }
-        let line = Self.line(title: title, kind: progress.kind, completed: completed, total: total, rate: rate)
+        let line = Self.line(
+            title: title, kind: progress.kind, completed: completed, total: total, rate: rate,
+            waitingForAnswer: progress.isUpload && completed >= total)
         // Cut to the terminal's width first (a wrapped line cannot be redrawn in place), then
         // color the bar if it is still whole.
         var shown = line.truncated(to: style.width - 1)
@@ -92,8 +94,15 @@ public final class ActivityProgressLine {
 
     /// The uncolored line for `completed` of `total` units of `kind`, with `rate` units a second
     /// when known: the bar and percentage, then bytes, rate and time left (`.file`) or the page
-    /// (`.page`).
-    public nonisolated static func line(title: String, kind: ProgressKind?, completed: Int64, total: Int64, rate: Double?) -> String {
+    /// (`.page`). With `waitingForAnswer` (an upload whose bytes are all sent), the size sent
+    /// and that the server has yet to answer, instead of a bar standing still at 100 %.
+    public nonisolated static func line(
+        title: String, kind: ProgressKind?, completed: Int64, total: Int64, rate: Double?, waitingForAnswer: Bool = false
+    ) -> String {
+        if waitingForAnswer {
+            let size = kind == .file ? bytes(total) + " sent, " : "sent, "
+            return "  " + title.truncated(to: 24) + "  " + size + "waiting for the server…"
+        }
         let fraction = total > 0 ? min(1, max(0, Double(completed) / Double(total))) : 0
         let filled = Int((fraction * 20).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)

@@ -89,6 +89,17 @@ public enum InterfaceScreen {
         }
     }
 
+    /// The summary a person confirms before the interface is submitted, each line indented and
+    /// cut to the width, under a blank line.
+    public static func confirmation(_ lines: [String], style: TerminalStyle) -> String {
+        "\n" + lines.map { ("  " + $0).truncated(to: style.width) + "\n" }.joined()
+    }
+
+    /// The question after the summary: "Send? [Y/n]: ".
+    public static func confirmationPrompt(for interface: ActivityInterface) -> String {
+        interface.submitTitle + "? [Y/n]: "
+    }
+
     /// A problem line: "  ! To is required".
     static func problemLine(_ problem: String, style: TerminalStyle) -> String {
         "  " + style.red("! " + problem) + "\n"

@@ -37,6 +37,7 @@ extension PostingContext {
         var bytes: Int64 = 0
         for attachment in attachments { bytes += Int64(try attachment.size()) }
         progress.kind = .file
+        progress.isUpload = true
         progress.totalUnitCount = bytes + steps
     }
 

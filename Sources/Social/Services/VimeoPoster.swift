@@ -17,6 +17,7 @@ struct VimeoPoster: Poster {
         var total: Int64 = 0
         for video in videos { total += Int64(try video.size()) }
         context.progress.kind = .file
+        context.progress.isUpload = true
         context.progress.totalUnitCount = max(total, 1)
         var links: [URL] = []
         for video in videos {
