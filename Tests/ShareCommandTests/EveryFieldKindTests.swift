@@ -107,14 +107,18 @@ final class EveryFieldKindTests {
 
     // MARK: Print: text, a whole number, a choice
 
+    /// Print to an IPP Everywhere printer behind a private cupsd (Print asks its questions only
+    /// when CUPS lists a printer).
     @Test(arguments: [true, false]) func print(answered: Bool) async throws {
-        try startShare("notes.txt")
+        let peers = try PrintPeers()
+        defer { peers.stop() }
+        try peers.addQueue("Office", makeDefault: true)
+        try startShare("notes.txt", extra: ["CUPS_SERVER": peers.server])
         guard try await pick("print") else { return }
-        guard try await terminal.waitFor("More fields (Printer, Copies") else { return }
-        try terminal.type("y")
+        // With a printer every field is asked, none kept behind "More fields".
         guard try await terminal.waitFor("Printer:") else { return }
-        // No printer in this home's CUPS: empty keeps "Save as PDF".
-        try terminal.type("")
+        // Empty: the default printer.
+        try terminal.type(answered ? "Office" : "")
         guard try await terminal.waitFor("Copies (1–999) [1]:") else { return }
         if answered {
             // Out of range first: said, and asked again.
@@ -134,9 +138,8 @@ final class EveryFieldKindTests {
         try terminal.type(answered ? "Q3 – notes" : "")
         let (status, shown) = try await exitStatus()
         #expect(status == 0, "\(shown)")
-        let documents = folder.appendingPathComponent("home/Documents")
-        let saved = (try? FileManager.default.contentsOfDirectory(atPath: documents.path)) ?? []
-        #expect(saved.contains { $0.hasSuffix(".pdf") }, "\(shown)")
+        let jobs = try peers.jobs()
+        #expect(jobs.count == 1, "\(jobs)\n\(shown)")
     }
 
     // MARK: AirDrop: a streaming choice and a secret
@@ -208,6 +211,30 @@ final class EveryFieldKindTests {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: cards.path)) ?? []
         let card = try names.first.map { try String(contentsOf: cards.appendingPathComponent($0), encoding: .utf8) }
         #expect(card?.contains("FN:Ana Lima – café") == true, "\(card ?? shown)")
+    }
+
+    // MARK: Open In: a choice and a toggle
+
+    @Test(arguments: [true, false]) func openIn(answered: Bool) async throws {
+        try await RecordingApplications.add("org.example.Reader", name: "Example Reader", mimeType: "text/plain", in: folder)
+        try await RecordingApplications.add("org.example.Editor", name: "Example Editor", mimeType: "text/plain", in: folder)
+        try startShare("notes.txt")
+        guard try await pick("open-in") else { return }
+        guard try await terminal.waitFor("Application (number or name)") else { return }
+        if !answered {
+            try terminal.type("")
+            guard try await terminal.waitFor("Application is required") else { return }
+        }
+        try terminal.type(answered ? "Example Editor" : "1")
+        guard try await terminal.waitFor("Remember my choice [y/N]") else { return }
+        try terminal.type(answered ? "y" : "")
+        let (status, shown) = try await exitStatus()
+        #expect(status == 0, "\(shown)")
+        let started = try await RecordingApplications.started(in: folder)
+        #expect(started.count == 1, "\(shown)")
+        let defaults = try? String(
+            contentsOf: folder.appendingPathComponent("home/config/mimeapps.list"), encoding: .utf8)
+        #expect((defaults?.contains("text/plain=") == true) == answered, "\(defaults ?? "no mimeapps.list")")
     }
 
     /// Answers a "Send? [Y/n]" the sheet may ask before a message leaves.

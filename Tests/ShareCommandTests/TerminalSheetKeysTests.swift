@@ -25,29 +25,8 @@ final class TerminalSheetKeysTests {
         try terminal.start(try TmuxTerminal.shareCommand(arguments, in: folder, environment: environment))
     }
 
-    /// Writes a desktop entry into the test home's data folder whose Exec runs a recorder that
-    /// notes which application was started, in `records/ID`.
     private func addApplication(_ id: String, name: String, mimeType: String) async throws {
-        let applications = folder.appendingPathComponent("home/data/applications")
-        let records = folder.appendingPathComponent("records")
-        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: records, withIntermediateDirectories: true)
-        let recorder = folder.appendingPathComponent("recorder")
-        try Data("#!/bin/sh\nprintf '%s' \"$2\" > \(records.path)/\"$1\"\n".utf8).write(to: recorder)
-        chmod(recorder.path, 0o755)
-        let entry = """
-            [Desktop Entry]
-            Type=Application
-            Name=\(name)
-            Exec=\(recorder.path) \(id) %f
-            MimeType=\(mimeType);
-
-            """
-        try Data(entry.utf8).write(to: applications.appendingPathComponent(id + ".desktop"))
-        // GIO finds applications by type through the cache a package installation writes.
-        let update = try await ShareBinary.run(
-            [applications.path], in: folder, program: "/usr/bin/update-desktop-database")
-        #expect(update.status == 0, "\(update)")
+        try await RecordingApplications.add(id, name: name, mimeType: mimeType, in: folder)
     }
 
     private func queuedMessage() throws -> String? {

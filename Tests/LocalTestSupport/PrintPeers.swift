@@ -1,5 +1,4 @@
 import Foundation
-import LocalTestSupport
 
 /// A private CUPS scheduler and an IPP Everywhere printer (ippeveprinter) on loopback, each
 /// in its own temporary folder, started by the test and stopped by PID.
@@ -13,18 +12,18 @@ import LocalTestSupport
 /// started by libdispatch and inherited by children), puts the peer in its own process group,
 /// and stops that group when the supervisor gets SIGTERM or its standard input closes (the
 /// test process went away).
-final class PrintPeers: @unchecked Sendable {
-    let folder: TemporaryFolder
-    let cupsPort: Int
-    let printerPort: Int
+public final class PrintPeers: @unchecked Sendable {
+    public let folder: TemporaryFolder
+    public let cupsPort: Int
+    public let printerPort: Int
     /// `127.0.0.1:PORT` of the private cupsd: what `CUPS_SERVER` and `PrintService(server:)` take.
-    var server: String { "127.0.0.1:\(cupsPort)" }
+    public var server: String { "127.0.0.1:\(cupsPort)" }
     /// Where ippeveprinter keeps the files it was sent.
-    var spool: URL { folder.file("printer-spool") }
+    public var spool: URL { folder.file("printer-spool") }
 
     private var supervisors: [(name: String, process: Process, stdin: Pipe)] = []
 
-    init() throws {
+    public init() throws {
         folder = try TemporaryFolder("print-peers")
         cupsPort = try Loopback.freePort()
         printerPort = try Loopback.freePort()
@@ -113,7 +112,7 @@ final class PrintPeers: @unchecked Sendable {
     }
 
     /// Adds a queue for the ippeveprinter (driverless, `-m everywhere`); the first is the default.
-    func addQueue(_ name: String, makeDefault: Bool = false) throws {
+    public func addQueue(_ name: String, makeDefault: Bool = false) throws {
         try lpadmin(["-p", name, "-E", "-v", "ipp://localhost:\(printerPort)/ipp/print", "-m", "everywhere"])
         if makeDefault { try lpadmin(["-d", name]) }
     }
@@ -133,23 +132,23 @@ final class PrintPeers: @unchecked Sendable {
     }
 
     /// Stops the queue from accepting jobs, with `reason` as its message (`cupsreject -r`).
-    func reject(_ name: String, reason: String) throws {
+    public func reject(_ name: String, reason: String) throws {
         try Command.output("cupsreject", ["-h", server, "-r", reason, name])
     }
 
     /// Every job the scheduler knows (`lpstat -W all -o`), one line each.
-    func jobs() throws -> [String] {
+    public func jobs() throws -> [String] {
         try Command.output("lpstat", ["-h", server, "-W", "all", "-o"]).split(separator: "\n").map(String.init)
     }
 
     /// The files ippeveprinter received.
-    func spooledFiles() -> [URL] {
+    public func spooledFiles() -> [URL] {
         ((try? FileManager.default.contentsOfDirectory(at: spool, includingPropertiesForKeys: nil)) ?? [])
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
     /// Stops every peer by its supervisor's PID, newest first, and removes the folders.
-    func stop() {
+    public func stop() {
         for supervisor in supervisors.reversed() {
             if supervisor.process.isRunning {
                 kill(supervisor.process.processIdentifier, SIGTERM)
