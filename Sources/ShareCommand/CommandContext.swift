@@ -41,6 +41,9 @@ public struct CommandContext {
     /// be a window; callers that run the command in their own process leave it false and get
     /// the terminal sheet.
     public var canOpenWindows = false
+    /// How to show arguments the command was handed in place of another (`RawArguments`' links
+    /// for file names that are not UTF-8): each shown as the name that was typed.
+    public var argumentLabels: [String: String] = [:]
 
     /// Makes a context; the defaults are the process's own streams and environment.
     public init(

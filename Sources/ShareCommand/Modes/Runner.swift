@@ -75,6 +75,8 @@ struct Runner {
         case .explain:
             return explain(chosen!, sheet: controller.sheet, items: items)
         case .activity:
+            // Items the activity does not take are left out by the sheet: said, not silent.
+            for line in host.skippedItems(by: chosen!, on: controller.sheet, labels: items.map(\.label)) { context.warn(line) }
             return try await perform(chosen!, controller: controller) { asked in
                 var presets = invocation.presets
                 presets.settings += asked
@@ -95,7 +97,8 @@ struct Runner {
     private func resolver() throws -> ItemResolver {
         ItemResolver(
             currentDirectory: context.currentDirectory, standardInput: context.standardInputDescriptor,
-            standardInputLimit: try host.standardInputLimit(), temporaryDirectory: temporaryDirectory)
+            standardInputLimit: try host.standardInputLimit(), temporaryDirectory: temporaryDirectory,
+            labels: context.argumentLabels)
     }
 
     /// `TMPDIR` of the command's environment, when set.
@@ -477,8 +480,8 @@ struct Runner {
             context.warn(fallback.message)
             context.warn("to change this: " + fallback.hint)
         }
-        if invocation.json {
-            context.standardOutput.write(result.json + "\n")
+        if let format = invocation.jsonFormat {
+            context.standardOutput.write(((try? JSONOutput.text(result, format: format)) ?? result.json) + "\n")
         } else if termination.status == 0 {
             context.standardOutput.write(result.returnedItems.map { $0 + "\n" }.joined())
         }

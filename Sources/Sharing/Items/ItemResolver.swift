@@ -16,6 +16,9 @@ public struct ItemResolver: Sendable {
     public var standardInputLimit: StandardInputLimit
     /// Where standard input is spooled; nil for `$TMPDIR`, else `/tmp`.
     public var temporaryDirectory: URL?
+    /// How to show operands that stand in for another name: the front end's stand-in path for
+    /// a file name that is not UTF-8, shown as that name (its bad bytes as U+FFFD) instead.
+    public var labels: [String: String] = [:]
 
     /// Up to this many bytes, standard input is read into memory and becomes text, an image or
     /// data as it is sniffed; past it, it stays in its spooled file, shared as a file. 4 MiB:
@@ -25,12 +28,13 @@ public struct ItemResolver: Sendable {
     /// Makes a resolver for paths relative to `currentDirectory`.
     public init(
         currentDirectory: String = FileManager.default.currentDirectoryPath, standardInput: Int32 = STDIN_FILENO,
-        standardInputLimit: StandardInputLimit = .default, temporaryDirectory: URL? = nil
+        standardInputLimit: StandardInputLimit = .default, temporaryDirectory: URL? = nil, labels: [String: String] = [:]
     ) {
         self.currentDirectory = currentDirectory
         self.standardInput = standardInput
         self.standardInputLimit = standardInputLimit
         self.temporaryDirectory = temporaryDirectory
+        self.labels = labels
     }
 
     /// URL schemes taken as links even without `//` (RFC 6068 `mailto:`, RFC 5724 `sms:`…).
@@ -156,19 +160,21 @@ public struct ItemResolver: Sendable {
 
     // MARK: Paths and URLs
 
-    /// A path, a `file://` URL, a web link or another scheme's link.
+    /// A path, a `file://` URL, a web link or another scheme's link. A path is labelled as
+    /// `labels` says, else as typed with its line breaks escaped (`FileNames.shown`).
     public func item(for operand: String) throws -> ResolvedItem {
+        let label = labels[operand] ?? FileNames.shown(operand)
         let path = absolutePath(operand)
         if let scheme = Self.scheme(of: operand), access(path, F_OK) != 0 {
             if scheme == "file" {
                 guard let url = URL(string: operand), url.host == nil || url.host == "" || url.host == "localhost",
                     !url.path.isEmpty
-                else { throw ShareError(.badData, "\(operand): not a local file URL") }
-                return try fileItem(path: url.path, label: operand)
+                else { throw ShareError(.badData, "\(label): not a local file URL") }
+                return try fileItem(path: url.path, label: label)
             }
             if let link = try Self.link(operand, scheme: scheme) { return link }
         }
-        return try fileItem(path: path, label: operand)
+        return try fileItem(path: path, label: label)
     }
 
     /// A web link or another scheme's link (not `file:`), never looked up as a path; nil when
