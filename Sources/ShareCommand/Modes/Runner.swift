@@ -75,8 +75,11 @@ struct Runner {
         case .explain:
             return explain(chosen!, sheet: controller.sheet, items: items)
         case .activity:
-            // Items the activity does not take are left out by the sheet: said, not silent.
-            for line in host.skippedItems(by: chosen!, on: controller.sheet, labels: items.map(\.label)) { context.warn(line) }
+            // Items the activity does not take are left out by the sheet: said, not silent (when
+            // the activity runs at all; `perform` says why when it does not).
+            if host.unavailableReason(chosen!, on: controller.sheet) == nil {
+                for line in host.skippedItems(by: chosen!, on: controller.sheet, labels: items.map(\.label)) { context.warn(line) }
+            }
             return try await perform(chosen!, controller: controller) { asked in
                 var presets = invocation.presets
                 presets.settings += asked
