@@ -47,6 +47,16 @@ final class FileNameTests {
         #expect(run.standardError == "share: no\\r\\npe.txt: no such file\n", "\(run)")
     }
 
+    @Test("a backend's error naming a file with a line break is still one line")
+    func backendErrorIsOneLine() async throws {
+        // Named .png but holding text: Save to Photos takes it, then finds it is no image.
+        try Data("not a picture".utf8).write(to: folder.appendingPathComponent("bad\nimage.png"))
+        let run = try await share(["--activity", "photos", "bad\nimage.png"])
+        #expect(run.status == 65, "\(run)")
+        #expect(run.standardError.hasPrefix("share: ") && run.standardError.filter { $0 == "\n" }.count == 1, "\(run)")
+        #expect(run.standardError.contains("bad\\nimage.png: not an image or video"), "\(run)")
+    }
+
     @Test("mailed, a name with a line break is attached with a space instead (it used to be refused)")
     func lineBreakIsSentAsASpace() async throws {
         try Data("numbers\n".utf8).write(to: folder.appendingPathComponent("q3\nfinal.txt"))
