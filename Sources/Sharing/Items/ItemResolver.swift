@@ -67,7 +67,7 @@ public struct ItemResolver: Sendable {
         case .standardInput: return try await standardInputItem()
         case .text(let text): return ResolvedItem(value: text, label: Self.quotedLabel(text))
         case .fileDescriptor(let descriptor, let name, let mimeType):
-            let label = name ?? "descriptor \(descriptor)"
+            let label = name.map(FileNames.shown) ?? "descriptor \(descriptor)"
             let data: Data
             do {
                 data = try DescriptorReader.readAll(descriptor)
@@ -77,7 +77,7 @@ public struct ItemResolver: Sendable {
             return try bytesItem(data, label: label, name: name, mimeType: mimeType, emptyMessage: "nothing to read")
         case .bytes(let data, let name, let mimeType):
             return try bytesItem(
-                data, label: name ?? "data", name: name, mimeType: mimeType, emptyMessage: "no bytes")
+                data, label: name.map(FileNames.shown) ?? "data", name: name, mimeType: mimeType, emptyMessage: "no bytes")
         case .operand(let operand): return try item(for: operand)
         }
     }
@@ -151,11 +151,12 @@ public struct ItemResolver: Sendable {
         return ResolvedItem(value: DataItem(data: data, filename: filename, typeIdentifier: type.identifier), label: label)
     }
 
-    /// A sender's file name without folders or control characters.
+    /// A sender's file name without folders or control characters; a line break becomes a
+    /// space (`FileNames.sendable`), so `q3⏎final.pdf` stays two words.
     public static func safeFilename(_ name: String) -> String {
         let last = name.split(separator: "/").last.map(String.init) ?? ""
-        let cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
-        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "item" : cleaned
+        let cleaned = FileNames.sendable(last)
+        return cleaned.trimmingCharacters(in: .whitespaces).isEmpty || cleaned == "." || cleaned == ".." ? "item" : cleaned
     }
 
     // MARK: Paths and URLs
