@@ -78,7 +78,7 @@ struct Runner {
             // Items the activity does not take are left out by the sheet: said, not silent (when
             // the activity runs at all; `perform` says why when it does not).
             if host.unavailableReason(chosen!, on: controller.sheet) == nil {
-                for line in host.skippedItems(by: chosen!, on: controller.sheet, labels: items.map(\.label)) { context.warn(line) }
+                saySkipped(by: chosen!, on: controller.sheet, labels: items.map(\.label))
             }
             return try await perform(chosen!, controller: controller) { asked in
                 var presets = invocation.presets
@@ -86,7 +86,7 @@ struct Runner {
                 return try host.controller(for: items, presets: presets, excluding: invocation.exclusions)
             }
         default:
-            return try await showSheet(controller) { asked in
+            return try await showSheet(controller, labels: items.map(\.label)) { asked in
                 var presets = invocation.presets
                 presets.settings += asked
                 return try host.controller(for: items, presets: presets, excluding: invocation.exclusions)
@@ -340,8 +340,10 @@ struct Runner {
         }
     }
 
+    /// - Parameter labels: the items' labels, to say which items the picked activity skipped.
     private func showSheet(
-        _ controller: ActivityViewController, remake: ([(key: String, value: String)]) throws -> ActivityViewController
+        _ controller: ActivityViewController, labels: [String],
+        remake: ([(key: String, value: String)]) throws -> ActivityViewController
     ) async throws -> Termination {
         if SheetScreen.pickable(controller.sheet).isEmpty {
             let reasons = Set(controller.sheet.unavailable.map { reason($0.reason) })
@@ -352,7 +354,7 @@ struct Runner {
         if usesWindow {
             do {
                 try WindowPresenter.connectToDisplay()
-                return try await showWindow(controller)
+                return try await showWindow(controller, labels: labels)
             } catch let failure as ShareError where failure.kind == .unavailable && invocation.sheetStyle != .automatic {
                 throw ShareError(failure.kind, failure.message + " (--terminal shows the sheet in this terminal)")
             } catch let failure as ShareError where failure.kind == .unavailable && invocation.sheetStyle == .automatic
@@ -383,7 +385,14 @@ struct Runner {
         }
         warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
         sayKept(kept)
+        if outcome.completed, let type = outcome.activityType { saySkipped(by: type, on: controller.sheet, labels: labels) }
         return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
+    }
+
+    /// Says which items the activity left out because it does not take their kind (Save to
+    /// Photos given a text file): the sheet hands it only the others, which would be silent.
+    private func saySkipped(by type: ActivityType, on sheet: ActivitySheet, labels: [String]) {
+        for line in host.skippedItems(by: type, on: sheet, labels: labels) { context.warn(line) }
     }
 
     /// The terminal sheet for this command, or with `pick` only the picked activity's questions.
@@ -409,7 +418,7 @@ struct Runner {
 
     /// The sheet as a window; the command ends when the window has closed (a failure stays on
     /// screen until it is read) and every provider has stopped.
-    private func showWindow(_ controller: ActivityViewController) async throws -> Termination {
+    private func showWindow(_ controller: ActivityViewController, labels: [String]) async throws -> Termination {
         let presenter = WindowPresenter(names: host.names)
         let (outcome, kept) = await present(controller, with: presenter)
         sayKept(kept)
@@ -418,6 +427,7 @@ struct Runner {
         await controller.waitForProvidersToStop()
         let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
         warnAboutUnknownSettings(for: activity, interface: presenter.shownInterface)
+        if outcome.completed, let type = outcome.activityType { saySkipped(by: type, on: controller.sheet, labels: labels) }
         return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
     }
 
