@@ -71,11 +71,10 @@ public enum ShareCommand {
                 var result = ShareResult(failure: error)
                 // Named with --activity, the activity is known even when the share never
                 // started (a missing file, an activity not offered for these items).
-                if case .activity(let name) = invocation.mode,
-                    let type = try? ActivityNames(registry: context.registry).type(named: name)
-                {
+                let names = ActivityNames(registry: context.registry)
+                if case .activity(let name) = invocation.mode, let type = try? names.type(named: name) {
                     result.activityType = type.rawValue
-                    result.activity = ActivityNames(registry: context.registry).name(of: type)
+                    result.activity = names.name(of: type)
                 }
                 context.standardOutput.write(((try? JSONOutput.text(result, format: format)) ?? result.json) + "\n")
             }
