@@ -38,7 +38,9 @@ struct MailContent {
                 let ext = image.type.preferredFilenameExtension ?? "img"
                 if let file = image.fileURL {
                     attachments.append(
-                        MailAttachment(content: .file(file), filename: file.lastPathComponent, mimeType: Self.mimeType(of: image.type)))
+                        MailAttachment(
+                            content: .file(file), filename: FileNames.sendable(file.lastPathComponent),
+                            mimeType: Self.mimeType(of: image.type)))
                 } else if let data = image.encodedData {
                     attachments.append(MailAttachment(content: .data(data), filename: "image.\(ext)", mimeType: Self.mimeType(of: image.type)))
                 }
@@ -64,7 +66,10 @@ struct MailContent {
     private mutating func add(url: URL, plain: inout [String], html: inout [String]) {
         if url.isFileURL {
             let type = UTType.type(ofFileAt: url)
-            attachments.append(MailAttachment(content: .file(url), filename: url.lastPathComponent, mimeType: Self.mimeType(of: type)))
+            // A line break in the name would refuse the whole mail (it could start a header):
+            // it is sent as a space.
+            attachments.append(
+                MailAttachment(content: .file(url), filename: FileNames.sendable(url.lastPathComponent), mimeType: Self.mimeType(of: type)))
             return
         }
         if url.scheme?.lowercased() == "mailto" {

@@ -243,7 +243,7 @@ public final class NearbySender: @unchecked Sendable {
                     throw ShareError(.noInput, "AirDrop: \(error)")
                 }
                 let type = UTType.type(ofFileAt: url)
-                let name = unique(url.lastPathComponent)
+                let name = unique(FileNames.sendable(url.lastPathComponent))
                 let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
                 let fileType = type.preferredMIMEType ?? "application/octet-stream"
                 let offer = FileOffer(

@@ -62,11 +62,14 @@ public struct PasteboardItem: Sendable, Equatable {
     }
 
     /// A URL: `text/uri-list` and the text (a local file's path); an image file adds its image
-    /// representations, and any local file the file managers' copied-files list.
+    /// representations, and any local file the file managers' copied-files list. A file whose
+    /// name is not UTF-8 is copied by its real path, byte for byte (`RawPath`).
     /// - Throws: `ShareError(.noInput)` when an image file cannot be read.
     public init(url: URL) throws {
-        let uriList = Data((url.absoluteString + "\r\n").utf8)
-        let text = url.isFileURL ? url.path : url.absoluteString
+        let rawPath = RawPath.nonUTF8Target(of: url)
+        let uri = rawPath.map(RawPath.fileURI) ?? url.absoluteString
+        let uriList = Data((uri + "\r\n").utf8)
+        let text = rawPath.map { Data($0) } ?? Data((url.isFileURL ? url.path : url.absoluteString).utf8)
         var representations: [Representation] = []
         if url.isFileURL, UTType.type(ofFileAt: url).conforms(to: .image) {
             let image = Image(contentsOfFile: url.path)
@@ -74,10 +77,10 @@ public struct PasteboardItem: Sendable, Equatable {
         }
         representations.append(.init(type: Self.uriList, data: uriList))
         if url.isFileURL {
-            representations.append(.init(type: Self.copiedFiles, data: Data("copy\n\(url.absoluteString)".utf8)))
+            representations.append(.init(type: Self.copiedFiles, data: Data("copy\n\(uri)".utf8)))
         }
-        representations.append(.init(type: Self.utf8Text, data: Data(text.utf8)))
-        representations.append(.init(type: Self.plainText, data: Data(text.utf8)))
+        representations.append(.init(type: Self.utf8Text, data: text))
+        representations.append(.init(type: Self.plainText, data: text))
         self.init(representations: representations)
     }
 

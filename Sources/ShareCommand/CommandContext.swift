@@ -45,6 +45,9 @@ public struct CommandContext {
     /// has been read as an item (`share -`); nil for callers that run the command in their own
     /// process, whose standard input stays theirs.
     var controllingTerminal: ControllingTerminal?
+    /// How to show arguments the command was handed in place of another (`RawArguments`' links
+    /// for file names that are not UTF-8): each shown as the name that was typed.
+    public var argumentLabels: [String: String] = [:]
 
     /// Makes a context; the defaults are the process's own streams and environment.
     public init(

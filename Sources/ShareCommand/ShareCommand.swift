@@ -13,13 +13,16 @@ public enum ShareCommand {
 
     /// Runs the command on the process's own streams with every backend of this build installed.
     /// Call it inside `GLibMainLoop`: the sheet may be a window.
-    /// - Parameter arguments: the arguments, without the program name.
+    /// - Parameters:
+    ///   - arguments: the arguments, without the program name.
+    ///   - labels: how to show arguments that stand in for a name (`RawArguments.withLabels`).
     /// - Returns: the exit status (sysexits).
     @MainActor
-    public static func main(_ arguments: [String]) async -> Int32 {
+    public static func main(_ arguments: [String], labels: [String: String] = [:]) async -> Int32 {
         Builtins.install(into: .shared)
         var context = CommandContext()
         context.canOpenWindows = true
+        context.argumentLabels = labels
         // The process's own terminal: arrow keys for the pick, libedit for the fields (each
         // used only when standard input and output are both a terminal).
         context.keys = TerminalKeySource(descriptor: STDIN_FILENO)
@@ -65,8 +68,16 @@ public enum ShareCommand {
             return finish(try await runner.run(), context: context)
         } catch {
             let termination = Termination.of(error)
-            if invocation.json, invocation.mode.printsResult {
-                context.standardOutput.write(ShareResult(failure: error).json + "\n")
+            if let format = invocation.jsonFormat, invocation.mode.printsResult {
+                var result = ShareResult(failure: error)
+                // Named with --activity, the activity is known even when the share never
+                // started (a missing file, an activity not offered for these items).
+                let names = ActivityNames(registry: context.registry)
+                if case .activity(let name) = invocation.mode, let type = try? names.type(named: name) {
+                    result.activityType = type.rawValue
+                    result.activity = names.name(of: type)
+                }
+                context.standardOutput.write(((try? JSONOutput.text(result, format: format)) ?? result.json) + "\n")
             }
             return finish(termination, context: context)
         }

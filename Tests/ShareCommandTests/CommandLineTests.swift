@@ -325,7 +325,9 @@ final class CommandLineTests {
                     "error",
                 ])
         #expect(object["disposition"] as? String == "failed")
-        #expect(object["activityType"] is NSNull)
+        // Named with --activity, the activity is known although it never ran.
+        #expect(object["activity"] as? String == "vimeo")
+        #expect(object["activityType"] as? String == "com.apple.UIKit.activity.PostToVimeo")
         #expect(object["completed"] as? Bool == false)
         #expect((object["returnedItems"] as? [Any])?.isEmpty == true)
         let error = try #require(object["error"] as? [String: Any])
@@ -338,7 +340,7 @@ final class CommandLineTests {
         #expect(run.status == 66)
         #expect(
             run.standardOutput
-                == #"{"activityType":null,"activity":null,"completed":false,"disposition":"failed","location":null,"returnedItems":[],"fallback":null,"error":{"code":"no-input","message":"nope.txt: no such file"}}"#
+                == #"{"activity":"mail","activityType":"com.apple.UIKit.activity.Mail","completed":false,"disposition":"failed","error":{"code":"no-input","hint":null,"message":"nope.txt: no such file"},"fallback":null,"location":null,"returnedItems":[]}"#
                 + "\n")
     }
 }

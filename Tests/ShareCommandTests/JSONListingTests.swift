@@ -82,7 +82,7 @@ final class JSONListingTests {
     @Test("--pretty without --json, or --json where there is no listing, is a usage error")
     func prettyNeedsJSON() async throws {
         for command in [
-            ["--list", "--pretty", "notes.txt"], ["--activity", "copy", "--json", "--pretty", "notes.txt"],
+            ["--list", "--pretty", "notes.txt"], ["--activity", "copy", "--pretty", "notes.txt"],
             ["outbox", "list", "--pretty"], ["paste", "--types", "--pretty"], ["paste", "--json"], ["targets", "list", "--pretty"],
         ] {
             let run = try await share(command)

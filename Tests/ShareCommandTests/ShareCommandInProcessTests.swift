@@ -55,7 +55,7 @@ final class ShareCommandInProcessTests {
         let path = folder.appendingPathComponent("notes.txt").standardizedFileURL.path
         #expect(
             output.text
-                == #"{"activityType":"com.apple.UIKit.activity.Mail","activity":"mail","completed":true,"disposition":null,"location":null,"returnedItems":["\#(path)"],"fallback":null,"error":null}"#
+                == #"{"activity":"mail","activityType":"com.apple.UIKit.activity.Mail","completed":true,"disposition":null,"error":null,"fallback":null,"location":null,"returnedItems":["\#(path)"]}"#
                 + "\n")
     }
 
@@ -137,7 +137,7 @@ final class ShareCommandInProcessTests {
         // The sheet went to standard error; standard output holds only the result.
         #expect(
             output.text.hasSuffix(
-                #"{"activityType":null,"activity":null,"completed":false,"disposition":"cancelled","location":null,"returnedItems":[],"fallback":null,"error":{"code":"cancelled","message":"dismissed"}}"#
+                #"{"activity":null,"activityType":null,"completed":false,"disposition":"cancelled","error":{"code":"cancelled","hint":null,"message":"dismissed"},"fallback":null,"location":null,"returnedItems":[]}"#
                     + "\n"))
         #expect(errors.text.contains("Share:"))
         #expect(!output.text.contains("Share:"))

@@ -121,7 +121,8 @@ import UniformTypes
         NameCase(
             name: "../../etc/passwd", mimeType: nil, content: Data("root:x:0:0:root:/root:/bin/bash\n".utf8),
             expectedName: "passwd", expectedType: .plainText),
-        NameCase(name: "re\u{7}po\nrt\u{7F}.pdf", mimeType: nil, content: SampleBytes.pdf, expectedName: "report.pdf", expectedType: .pdf),
+        // Control characters go; a line break is a space (FileNames.sendable), as everywhere.
+        NameCase(name: "re\u{7}po\nrt\u{7F}.pdf", mimeType: nil, content: SampleBytes.pdf, expectedName: "repo rt.pdf", expectedType: .pdf),
         NameCase(name: nil, mimeType: "image/png", content: Data("not a picture at all".utf8), expectedName: "item.png", expectedType: .png),
         NameCase(name: nil, mimeType: nil, content: SampleBytes.png, expectedName: "item.png", expectedType: .png),
         NameCase(name: "holiday", mimeType: nil, content: SampleBytes.jpeg, expectedName: "holiday.jpg", expectedType: .jpeg),

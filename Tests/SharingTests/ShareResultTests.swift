@@ -58,13 +58,13 @@ import Testing
         #expect(host.result(of: outcome, activity: nil).error == nil)
     }
 
-    @Test func jsonHasEveryKeyInOrder() throws {
+    @Test func jsonHasEveryKeySorted() throws {
         let result = ShareResult(
             activityType: "t", activity: "a", completed: true, disposition: .handedOff, location: "/x/y",
             returnedItems: ["r"])
         #expect(
             result.json
-                == #"{"activityType":"t","activity":"a","completed":true,"disposition":"handed-off","location":"/x/y","returnedItems":["r"],"fallback":null,"error":null}"#
+                == #"{"activity":"a","activityType":"t","completed":true,"disposition":"handed-off","error":null,"fallback":null,"location":"/x/y","returnedItems":["r"]}"#
         )
         let decoded = try JSONDecoder().decode(ShareResult.self, from: Data(result.json.utf8))
         #expect(decoded == result)

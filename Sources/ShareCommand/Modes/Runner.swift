@@ -83,6 +83,11 @@ struct Runner {
         case .explain:
             return explain(chosen!, sheet: controller.sheet, items: items)
         case .activity:
+            // Items the activity does not take are left out by the sheet: said, not silent (when
+            // the activity runs at all; `perform` says why when it does not).
+            if host.unavailableReason(chosen!, on: controller.sheet) == nil {
+                saySkipped(by: chosen!, on: controller.sheet, labels: items.map(\.label))
+            }
             return try await perform(chosen!, controller: controller) { asked in
                 var presets = invocation.presets
                 presets.settings += asked
@@ -90,7 +95,7 @@ struct Runner {
                     for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
             }
         default:
-            return try await showSheet(controller) { asked in
+            return try await showSheet(controller, labels: items.map(\.label)) { asked in
                 var presets = invocation.presets
                 presets.settings += asked
                 return try host.controller(
@@ -112,7 +117,8 @@ struct Runner {
     private func resolver() throws -> ItemResolver {
         ItemResolver(
             currentDirectory: context.currentDirectory, standardInput: context.standardInputDescriptor,
-            standardInputLimit: try host.standardInputLimit(), temporaryDirectory: temporaryDirectory)
+            standardInputLimit: try host.standardInputLimit(), temporaryDirectory: temporaryDirectory,
+            labels: context.argumentLabels)
     }
 
     /// `TMPDIR` of the command's environment, when set.
@@ -347,8 +353,10 @@ struct Runner {
         }
     }
 
+    /// - Parameter labels: the items' labels, to say which items the picked activity skipped.
     private func showSheet(
-        _ controller: ActivityViewController, remake: ([(key: String, value: String)]) throws -> ActivityViewController
+        _ controller: ActivityViewController, labels: [String],
+        remake: ([(key: String, value: String)]) throws -> ActivityViewController
     ) async throws -> Termination {
         if SheetScreen.pickable(controller.sheet).isEmpty {
             let reasons = Set(controller.sheet.unavailable.map { reason($0.reason) })
@@ -359,7 +367,7 @@ struct Runner {
         if usesWindow {
             do {
                 try WindowPresenter.connectToDisplay()
-                return try await showWindow(controller)
+                return try await showWindow(controller, labels: labels)
             } catch let failure as ShareError where failure.kind == .unavailable && invocation.sheetStyle != .automatic {
                 throw ShareError(failure.kind, failure.message + " (--terminal shows the sheet in this terminal)")
             } catch let failure as ShareError where failure.kind == .unavailable && invocation.sheetStyle == .automatic
@@ -389,7 +397,14 @@ struct Runner {
             return try await perform(type, controller: try remake(asked), asked: asked, remake: remake)
         }
         sayKept(kept)
+        if outcome.completed, let type = outcome.activityType { saySkipped(by: type, on: controller.sheet, labels: labels) }
         return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
+    }
+
+    /// Says which items the activity left out because it does not take their kind (Save to
+    /// Photos given a text file): the sheet hands it only the others, which would be silent.
+    private func saySkipped(by type: ActivityType, on sheet: ActivitySheet, labels: [String]) {
+        for line in host.skippedItems(by: type, on: sheet, labels: labels) { context.warn(line) }
     }
 
     /// The terminal sheet for this command, or with `pick` only the picked activity's questions.
@@ -415,7 +430,7 @@ struct Runner {
 
     /// The sheet as a window; the command ends when the window has closed (a failure stays on
     /// screen until it is read) and every provider has stopped.
-    private func showWindow(_ controller: ActivityViewController) async throws -> Termination {
+    private func showWindow(_ controller: ActivityViewController, labels: [String]) async throws -> Termination {
         let presenter = WindowPresenter(names: host.names)
         let (outcome, kept) = await present(controller, with: presenter)
         sayKept(kept)
@@ -423,6 +438,7 @@ struct Runner {
         await presenter.waitUntilClosed()
         await controller.waitForProvidersToStop()
         let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
+        if outcome.completed, let type = outcome.activityType { saySkipped(by: type, on: controller.sheet, labels: labels) }
         return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
     }
 
@@ -488,8 +504,8 @@ struct Runner {
             context.warn(fallback.message)
             context.warn("to change this: " + fallback.hint)
         }
-        if invocation.json {
-            context.standardOutput.write(result.json + "\n")
+        if let format = invocation.jsonFormat {
+            context.standardOutput.write(((try? JSONOutput.text(result, format: format)) ?? result.json) + "\n")
         } else if termination.status == 0 || (result.completed && result.disposition == .queued) {
             // A queued share still returns where it waits.
             context.standardOutput.write(result.returnedItems.map { $0 + "\n" }.joined())

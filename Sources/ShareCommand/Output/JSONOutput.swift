@@ -1,13 +1,11 @@
 import Foundation
 import ShareSheet
+import Sharing
 
-/// The one writer of every JSON listing (`--list --json`, `outbox list --json`, `paste --types
-/// --json`, `targets list --json`…), so they all come out the same way: compact on one line by
-/// default, indented with `--pretty`.
-///
-/// Keys are sorted in both forms: `JSONEncoder` on Linux otherwise writes an object's keys in
-/// hash order, which changes from one run to the next and would make diffs and golden files
-/// useless. Slashes stay unescaped, since MIME types and paths are full of them.
+/// The one writer of everything the command prints as JSON (a share's result, `--list --json`,
+/// `outbox list --json`, `paste --types --json`, `targets list --json`, `contacts list --json`…),
+/// so they all come out the same way (`JSONStyle`: keys sorted): compact on one line by default,
+/// indented with `--pretty`.
 enum JSONOutput {
     /// How a listing is written: `--json`, and `--pretty` with it.
     struct Format: Equatable {
@@ -36,13 +34,10 @@ enum JSONOutput {
         return json ? Format(pretty: pretty) : nil
     }
 
-    /// `value` as JSON text, without a final newline.
+    /// `value` as JSON text in the one style (`JSONStyle`), without a final newline.
     static func text<Value: Encodable>(_ value: Value, format: Format) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = format.pretty
-            ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self)
+            return try JSONStyle.text(value, pretty: format.pretty)
         } catch {
             throw ShareError(.ioError, "cannot write JSON: \(error.localizedDescription)")
         }

@@ -47,6 +47,8 @@ struct Termination: Error, Equatable {
     /// The line for standard error, with the program name.
     var line: String? { message.map(Self.prefixed) }
 
-    /// A line as the command says it on standard error: "share: …" and a newline.
-    static func prefixed(_ message: String) -> String { "share: \(message)\n" }
+    /// A line as the command says it on standard error: "share: …" and a newline. Always one
+    /// line: a line break inside (a file name holding one, named by whichever backend failed)
+    /// is shown escaped, like every control character (`FileNames.shown`).
+    static func prefixed(_ message: String) -> String { "share: \(FileNames.shown(message))\n" }
 }

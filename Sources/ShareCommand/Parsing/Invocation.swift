@@ -38,8 +38,11 @@ struct Invocation: Equatable {
     /// is its client (a sandboxed terminal shares through the host).
     var viaService = false
     var json = false
-    /// `--pretty`: the `--list --json` object indented instead of on one line.
+    /// `--pretty`: what `--json` prints indented instead of on one line.
     var pretty = false
+
+    /// How `--json` output is written; nil without `--json`.
+    var jsonFormat: JSONOutput.Format? { json ? JSONOutput.Format(pretty: pretty) : nil }
     /// `--quiet`: no progress lines, even on a terminal.
     var quiet = false
     /// `--verbose`: each step said on standard error (items, activity, the backend's steps).
@@ -175,10 +178,9 @@ struct Invocation: Equatable {
         if invocation.json, invocation.mode.isExplain {
             throw ShareError(.usage, "--json works with --list, --activity or the sheet, not with --explain")
         }
-        // A share's result stays one line (SPEC §6's order, every key present): only the
-        // listing has an indented form.
-        if invocation.pretty, !(invocation.json && invocation.mode == .list), !wantsHelp, !wantsVersion {
-            throw ShareError(.usage, "--pretty works only with --list --json")
+        // `--pretty` indents whatever `--json` prints, the listing and a share's result alike.
+        if invocation.pretty, !invocation.json, !wantsHelp, !wantsVersion {
+            throw ShareError(.usage, "--pretty works only with --json")
         }
         return invocation
     }

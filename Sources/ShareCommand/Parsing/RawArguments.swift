@@ -15,16 +15,27 @@ import Foundation
 public enum RawArguments {
     /// The arguments of this process, without the program's name.
     public static func ofThisProcess() -> [String] {
+        withLabels().arguments
+    }
+
+    /// The arguments of this process, without the program's name, and how to show each link
+    /// made for a name that is not UTF-8: as typed, its bad bytes as U+FFFD, never as the
+    /// link's own path (pass them to `ShareCommand.main`).
+    public static func withLabels() -> (arguments: [String], labels: [String: String]) {
         let argv = CommandLine.unsafeArgv
         var aliases: ArgumentNameAliases?
-        return (1..<Int(CommandLine.argc)).map { index in
+        var labels: [String: String] = [:]
+        let arguments = (1..<Int(CommandLine.argc)).map { index in
             guard let argument = argv[index] else { return "" }
             if let text = String(validatingCString: argument) { return text }
             var info = stat()
             guard lstat(argument, &info) == 0 else { return String(cString: argument) }
             if aliases == nil { aliases = ArgumentNameAliases.forThisProcess() }
-            return aliases?.alias(for: argument, index: index) ?? String(cString: argument)
+            guard let alias = aliases?.alias(for: argument, index: index) else { return String(cString: argument) }
+            labels[alias] = String(cString: argument)
+            return alias
         }
+        return (arguments, labels)
     }
 }
 

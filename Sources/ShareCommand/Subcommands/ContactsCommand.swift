@@ -12,17 +12,19 @@ enum ContactsCommand: ShareSubcommand {
         about: "The folder is [contacts] folder= in the configuration, else $XDG_DATA_HOME/contacts/default "
             + "(a vdir, as khard and vdirsyncer keep it).",
         actions: [
-            ActionSpec(name: "list", summary: "the contacts and their photos", options: [json]),
-            ActionSpec(name: "show", operands: "NAME|EMAIL|UID", summary: "one contact's card", options: [json]),
+            ActionSpec(
+                name: "list", summary: "the contacts and their photos",
+                options: [JSONOutput.jsonOption, JSONOutput.prettyOption]),
+            ActionSpec(
+                name: "show", operands: "NAME|EMAIL|UID", summary: "one contact's card",
+                options: [JSONOutput.jsonOption, JSONOutput.prettyOption]),
         ],
         examples: ["share contacts show ana@example.com"])
-
-    private static let json = OptionSpec.flag("--json", "print JSON")
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
         let action = try spec.action(named: arguments.first)
         let parsed = try options(Array(arguments.dropFirst()), for: action)
-        let json = parsed.flag("--json")
+        let format = try JSONOutput.format(parsed, command: "contacts \(action.name)")
         let operands = parsed.operands
         let directories = XDGDirectories(environment: context.environment)
         let book = try ContactBook.configured(directories: directories)
@@ -35,8 +37,8 @@ enum ContactsCommand: ShareSubcommand {
             if let extra = operands.first {
                 throw ShareError(.usage, "contacts list: unexpected argument '\(extra)'")
             }
-            if json {
-                context.standardOutput.write(JSONValue.array(listing.contacts.map(object)).encoded + "\n")
+            if let format {
+                try JSONOutput.write(JSONValue.array(listing.contacts.map(object)), format: format, to: context)
             } else {
                 context.standardOutput.write(table(listing.contacts))
             }
@@ -47,7 +49,11 @@ enum ContactsCommand: ShareSubcommand {
             }
             switch ContactBook.match(query, in: listing.contacts) {
             case .one(let contact):
-                context.standardOutput.write(json ? object(contact).encoded + "\n" : details(contact))
+                if let format {
+                    try JSONOutput.write(object(contact), format: format, to: context)
+                } else {
+                    context.standardOutput.write(details(contact))
+                }
                 return .success
             case .several(let matches):
                 throw ShareError(.usage, "contacts show: " + ContactBook.ambiguity(query, matches))
@@ -100,18 +106,23 @@ enum ContactsCommand: ShareSubcommand {
         return (format == "JPG" ? "JPEG" : format, Int(image.size.width), Int(image.size.height))
     }
 
+    /// A contact as `--json` prints it. A photo has every key whatever kind it is (null when it
+    /// does not apply), like every other JSON the command prints.
     private static func object(_ contact: Contact) -> JSONValue {
-        var photo = JSONValue.null
-        switch contact.photo {
-        case nil: break
-        case .link(let link): photo = .object([("link", .string(link))])
-        case .unreadable: photo = .object([("unreadable", .bool(true))])
-        case .embedded(let data, _):
-            let info = photoInfo(data)
-            photo = .object([
-                ("format", .string(info.format)), ("width", .number(info.width)), ("height", .number(info.height)),
-                ("bytes", .number(data.count)),
+        func photoObject(link: String? = nil, unreadable: Bool = false, embedded: Data? = nil) -> JSONValue {
+            let info = embedded.map(photoInfo)
+            return .object([
+                ("link", link.map(JSONValue.string) ?? .null), ("unreadable", .bool(unreadable)),
+                ("format", info.map { .string($0.format) } ?? .null), ("width", info.map { .number($0.width) } ?? .null),
+                ("height", info.map { .number($0.height) } ?? .null), ("bytes", embedded.map { .number($0.count) } ?? .null),
             ])
+        }
+        let photo: JSONValue
+        switch contact.photo {
+        case nil: photo = .null
+        case .link(let link): photo = photoObject(link: link)
+        case .unreadable: photo = photoObject(unreadable: true)
+        case .embedded(let data, _): photo = photoObject(embedded: data)
         }
         return .object([
             ("name", .string(contact.displayName)),

@@ -49,6 +49,11 @@ enum OutboxCommand: ShareSubcommand {
                 try JSONOutput.write(listings, format: format, to: context)
                 return .success
             }
+            // Said in words: no output at all reads like a command that failed to run.
+            if listings.isEmpty {
+                context.standardOutput.write("The outbox is empty.\n")
+                return .success
+            }
             context.standardOutput.write(
                 listings.map { listing in
                     let about = listing.kind == "mail" ? listing.subject ?? "(no subject)" : listing.preview ?? ""

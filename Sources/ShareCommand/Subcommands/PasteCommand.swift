@@ -5,7 +5,8 @@ import ShareSheetTerminal
 import UniformTypes
 
 /// `share paste [--type TYPE] [--types [--json]]`: prints what Copy put on the active pasteboard — the
-/// Wayland or X11 clipboard when there is a display, else the file-backed pasteboard.
+/// Wayland or X11 clipboard when there is a display, else the file-backed pasteboard. Text ends
+/// with a newline on a terminal; into a pipe or a file it is written byte for byte.
 enum PasteCommand: ShareSubcommand {
     static let spec = CommandSpec(
         name: "paste", summary: "print the pasteboard's text, or one of its types as bytes",
@@ -49,8 +50,16 @@ enum PasteCommand: ShareSubcommand {
             }
             type = text
         }
-        guard let data = try backend.data(forType: type) else {
+        guard var data = try backend.data(forType: type) else {
             throw ShareError(.noInput, "paste: \(type) is no longer on the pasteboard")
+        }
+        // On a terminal, text that does not end a line would leave the prompt glued to it, so a
+        // newline is added there. Into a pipe or a file the bytes stay exactly as copied:
+        // `share paste > file` gives back what was copied, byte for byte.
+        if context.standardOutputIsTerminal, Pasteboard.textTypes.contains(type), let last = data.last,
+            last != UInt8(ascii: "\n")
+        {
+            data.append(UInt8(ascii: "\n"))
         }
         if let output = context.standardOutput as? FileDescriptorOutput {
             try write(data, to: output.descriptor)

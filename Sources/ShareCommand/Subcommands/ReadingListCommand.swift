@@ -12,7 +12,7 @@ enum ReadingListCommand: ShareSubcommand {
         actions: [
             ActionSpec(
                 name: "list", summary: "the reading list, newest first",
-                options: [.flag("--unread", "only the pages not read yet"), .flag("--json", "print JSON")]),
+                options: [.flag("--unread", "only the pages not read yet"), JSONOutput.jsonOption, JSONOutput.prettyOption]),
             ActionSpec(
                 name: "mark-read", operands: "URL...", summary: "mark pages as read (or unread again)",
                 options: [.flag("--unread", "mark them unread")]),
@@ -45,10 +45,15 @@ enum ReadingListCommand: ShareSubcommand {
         case "list":
             let parsed = try parse(rest, action: action)
             try noOperands(parsed)
+            let format = try JSONOutput.format(
+                json: parsed.flags.contains("--json"), pretty: parsed.flags.contains("--pretty"), command: "reading-list list")
             var items = try await background { try readingList.items() }
             if parsed.flags.contains("--unread") { items.removeAll(where: \.isRead) }
-            context.standardOutput.write(
-                parsed.flags.contains("--json") ? ReadingListJSON.export(items) : items.map(line).joined())
+            if let format {
+                try JSONOutput.write(items.map(ListedPage.init), format: format, to: context)
+            } else {
+                context.standardOutput.write(items.map(line).joined())
+            }
             return .success
         case "mark-read":
             let parsed = try parse(rest, action: action)
@@ -113,6 +118,35 @@ enum ReadingListCommand: ShareSubcommand {
         return .success
     }
 
+    /// One page as `list --json` prints it: the keys of `export --format json`, each always
+    /// present (null when the page has no title or preview).
+    private struct ListedPage: Encodable {
+        var url: String
+        var title: String?
+        var previewText: String?
+        var dateAdded: Date
+        var read: Bool
+
+        init(_ item: ReadingListItem) {
+            url = item.url.absoluteString
+            title = item.title
+            previewText = item.previewText
+            dateAdded = item.dateAdded
+            read = item.isRead
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(url, forKey: .url)
+            try container.encode(title, forKey: .title)
+            try container.encode(previewText, forKey: .previewText)
+            try container.encode(dateAdded, forKey: .dateAdded)
+            try container.encode(read, forKey: .read)
+        }
+
+        private enum CodingKeys: String, CodingKey { case url, title, previewText, dateAdded, read }
+    }
+
     /// One line of `list`: `[ ]` unread or `[x]` read, when it was added, the URL, the title.
     private static func line(_ item: ReadingListItem) -> String {
         var line = (item.isRead ? "[x] " : "[ ] ") + dateText(item.dateAdded) + "  " + item.url.absoluteString
@@ -138,7 +172,7 @@ enum ReadingListCommand: ShareSubcommand {
         var values: [String: String] = [:]
         for option in ["--format", "--output"] { values[option] = parsed.value(option) }
         return Arguments(
-            action: action, flags: Set(["--json", "--unread"].filter(parsed.flag)), values: values.compactMapValues { $0 },
+            action: action, flags: Set(["--json", "--pretty", "--unread"].filter(parsed.flag)), values: values.compactMapValues { $0 },
             operands: parsed.operands)
     }
 

@@ -9,7 +9,7 @@ enum TargetsCommand: ShareSubcommand {
     static let spec = CommandSpec(
         name: "targets", summary: "the share targets installed applications add to the sheet",
         about: "A share target is an application's desktop entry with X-ShareSheet-Accepts= (see the README, "
-            + "\"Make your app a share target\"). NAME is its desktop id without .desktop.",
+            + "\"Make your app a share target\"). NAME is its desktop id, with or without .desktop.",
         actions: [
             ActionSpec(
                 name: "list", summary: "installed share targets, on or off",
@@ -17,8 +17,8 @@ enum TargetsCommand: ShareSubcommand {
             ActionSpec(name: "disable", operands: "NAME", summary: "turn a target off on every sheet ([targets] disabled=)"),
             ActionSpec(name: "enable", operands: "NAME", summary: "turn a target on again"),
             ActionSpec(
-                name: "check", operands: "FILE.desktop", operandKind: .file,
-                summary: "check an entry, and say what it is offered for (65 when broken)"),
+                name: "check", operands: "FILE.desktop|ID", operandKind: .file,
+                summary: "check an entry (a file, or an installed desktop id), and say what it is offered for (65 when broken)"),
         ],
         examples: ["share targets check org.example.Notes.desktop", "share targets disable org.example.Notes"])
 
@@ -47,9 +47,9 @@ enum TargetsCommand: ShareSubcommand {
             return .success
         case "check":
             guard let file = rest.popFirst(), rest.isEmpty else {
-                throw ShareError(.usage, "targets check: name one .desktop file")
+                throw ShareError(.usage, "targets check: name one .desktop file or desktop id")
             }
-            let path = file.hasPrefix("/") ? file : context.currentDirectory + "/" + file
+            let path = entryPath(of: file, host: host, currentDirectory: context.currentDirectory)
             let report = try TargetEntryCheck.check(path: path, environment: host)
             context.standardOutput.write(describe(report, file: file))
             if report.isValid { return .success }
@@ -58,6 +58,20 @@ enum TargetsCommand: ShareSubcommand {
         default:
             preconditionFailure("an action of the spec without a case: \(action.name)")
         }
+    }
+
+    /// The entry `targets check` reads for `operand`: the file when there is one at that path,
+    /// else the installed entry of that desktop id (`org.example.App.desktop` or
+    /// `org.example.App`) in the first application folder that has it, as the sheet finds it.
+    /// A path that is neither stays as given, so the check says it is missing.
+    private static func entryPath(of operand: String, host: HostEnvironment, currentDirectory: String) -> String {
+        let path = operand.hasPrefix("/") ? operand : currentDirectory + "/" + operand
+        guard !operand.contains("/"), !FileManager.default.fileExists(atPath: path) else { return path }
+        let file = ShareTarget.name(ofDesktopID: operand) + ".desktop"
+        for folder in TargetCatalog.folders(for: host) where FileManager.default.fileExists(atPath: folder + "/" + file) {
+            return folder + "/" + file
+        }
+        return path
     }
 
     /// The target called `name` (its desktop id, with or without `.desktop`).

@@ -14,7 +14,7 @@ enum ShareOptions {
         .value("--exclude", "NAME[,NAME]", "never offer these activities (repeatable)", kind: .activity, repeatable: true),
         .value("--app", "ID", "open with this application (open-in; a desktop-file id)"),
         .flag("--json", "print one JSON object: the list, or the result"),
-        .flag("--pretty", "with --list --json: indented, one member per line"),
+        .flag("--pretty", "with --json: indented, one member per line"),
         quiet,
         verbose,
         .flag("--gui", "show the sheet as a window (needs a display)"),

@@ -3,12 +3,12 @@ import ShareSheet
 
 /// Short names for items and activities, as the terminal shows them.
 public enum ItemLabel {
-    /// A short name for an item: a file's name, a link, quoted text, a data item's name; for
+    /// A short name for an item: a file's name (line breaks escaped), a link, quoted text, a data item's name; for
     /// anything else (sources, images in memory…) nil, and the kind alone describes it.
     public static func name(of item: Any) -> String? {
         switch item {
         case let url as URL:
-            return url.isFileURL ? url.lastPathComponent : url.absoluteString
+            return url.isFileURL ? FileNames.shown(url.lastPathComponent) : url.absoluteString
         case let text as String:
             return quoted(text)
         case let text as AttributedString:
@@ -16,9 +16,9 @@ public enum ItemLabel {
         case let dataItem as DataItem:
             return dataItem.filename
         case let image as Image:
-            return image.fileURL?.lastPathComponent
+            return image.fileURL.map { FileNames.shown($0.lastPathComponent) }
         case let asset as Asset:
-            return asset.fileURL.lastPathComponent
+            return FileNames.shown(asset.fileURL.lastPathComponent)
         default:
             return nil
         }

@@ -16,6 +16,9 @@ public struct ItemResolver: Sendable {
     public var standardInputLimit: StandardInputLimit
     /// Where standard input is spooled; nil for `$TMPDIR`, else `/tmp`.
     public var temporaryDirectory: URL?
+    /// How to show operands that stand in for another name: the front end's stand-in path for
+    /// a file name that is not UTF-8, shown as that name (its bad bytes as U+FFFD) instead.
+    public var labels: [String: String] = [:]
 
     /// Up to this many bytes, standard input is read into memory and becomes text, an image or
     /// data as it is sniffed; past it, it stays in its spooled file, shared as a file. 4 MiB:
@@ -25,12 +28,13 @@ public struct ItemResolver: Sendable {
     /// Makes a resolver for paths relative to `currentDirectory`.
     public init(
         currentDirectory: String = FileManager.default.currentDirectoryPath, standardInput: Int32 = STDIN_FILENO,
-        standardInputLimit: StandardInputLimit = .default, temporaryDirectory: URL? = nil
+        standardInputLimit: StandardInputLimit = .default, temporaryDirectory: URL? = nil, labels: [String: String] = [:]
     ) {
         self.currentDirectory = currentDirectory
         self.standardInput = standardInput
         self.standardInputLimit = standardInputLimit
         self.temporaryDirectory = temporaryDirectory
+        self.labels = labels
     }
 
     /// URL schemes taken as links even without `//` (RFC 6068 `mailto:`, RFC 5724 `sms:`…).
@@ -63,7 +67,7 @@ public struct ItemResolver: Sendable {
         case .standardInput: return try await standardInputItem()
         case .text(let text): return ResolvedItem(value: text, label: Self.quotedLabel(text))
         case .fileDescriptor(let descriptor, let name, let mimeType):
-            let label = name ?? "descriptor \(descriptor)"
+            let label = name.map(FileNames.shown) ?? "descriptor \(descriptor)"
             let data: Data
             do {
                 data = try DescriptorReader.readAll(descriptor)
@@ -73,7 +77,7 @@ public struct ItemResolver: Sendable {
             return try bytesItem(data, label: label, name: name, mimeType: mimeType, emptyMessage: "nothing to read")
         case .bytes(let data, let name, let mimeType):
             return try bytesItem(
-                data, label: name ?? "data", name: name, mimeType: mimeType, emptyMessage: "no bytes")
+                data, label: name.map(FileNames.shown) ?? "data", name: name, mimeType: mimeType, emptyMessage: "no bytes")
         case .operand(let operand): return try item(for: operand)
         }
     }
@@ -147,28 +151,31 @@ public struct ItemResolver: Sendable {
         return ResolvedItem(value: DataItem(data: data, filename: filename, typeIdentifier: type.identifier), label: label)
     }
 
-    /// A sender's file name without folders or control characters.
+    /// A sender's file name without folders or control characters; a line break becomes a
+    /// space (`FileNames.sendable`), so `q3⏎final.pdf` stays two words.
     public static func safeFilename(_ name: String) -> String {
         let last = name.split(separator: "/").last.map(String.init) ?? ""
-        let cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
-        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "item" : cleaned
+        let cleaned = FileNames.sendable(last)
+        return cleaned.trimmingCharacters(in: .whitespaces).isEmpty || cleaned == "." || cleaned == ".." ? "item" : cleaned
     }
 
     // MARK: Paths and URLs
 
-    /// A path, a `file://` URL, a web link or another scheme's link.
+    /// A path, a `file://` URL, a web link or another scheme's link. A path is labelled as
+    /// `labels` says, else as typed with its line breaks escaped (`FileNames.shown`).
     public func item(for operand: String) throws -> ResolvedItem {
+        let label = labels[operand] ?? FileNames.shown(operand)
         let path = absolutePath(operand)
         if let scheme = Self.scheme(of: operand), access(path, F_OK) != 0 {
             if scheme == "file" {
                 guard let url = URL(string: operand), url.host == nil || url.host == "" || url.host == "localhost",
                     !url.path.isEmpty
-                else { throw ShareError(.badData, "\(operand): not a local file URL") }
-                return try fileItem(path: url.path, label: operand)
+                else { throw ShareError(.badData, "\(label): not a local file URL") }
+                return try fileItem(path: url.path, label: label)
             }
             if let link = try Self.link(operand, scheme: scheme) { return link }
         }
-        return try fileItem(path: path, label: operand)
+        return try fileItem(path: path, label: label)
     }
 
     /// A web link or another scheme's link (not `file:`), never looked up as a path; nil when

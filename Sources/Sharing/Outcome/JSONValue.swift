@@ -1,5 +1,6 @@
-/// A JSON value whose objects keep their keys in order, so output reads the way SPEC §4 shows it.
-public enum JSONValue: Equatable, Sendable {
+/// A JSON value built by hand (a contact's card, with members that depend on what it holds),
+/// written in the one style like every other: through `JSONStyle`, keys sorted.
+public enum JSONValue: Equatable, Sendable, Encodable {
     /// A string.
     case string(String)
     /// A whole number.
@@ -10,45 +11,42 @@ public enum JSONValue: Equatable, Sendable {
     case null
     /// An array.
     case array([JSONValue])
-    /// An object, its members in the order given.
+    /// An object; the order of its members does not matter, since keys are written sorted.
     case object([(String, JSONValue)])
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.encoded == rhs.encoded }
 
-    /// The value as compact JSON text.
-    public var encoded: String {
-        switch self {
-        case .string(let text): return Self.quote(text)
-        case .number(let number): return String(number)
-        case .bool(let flag): return flag ? "true" : "false"
-        case .null: return "null"
-        case .array(let values): return "[" + values.map(\.encoded).joined(separator: ",") + "]"
-        case .object(let members):
-            return "{" + members.map { Self.quote($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
-        }
+    /// The value as compact JSON text, keys sorted.
+    public var encoded: String { (try? JSONStyle.text(self)) ?? "null" }
+
+    /// An object's member name as a coding key.
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
-    /// A string literal with RFC 8259 escapes.
-    public static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let text):
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        case .number(let number):
+            var container = encoder.singleValueContainer()
+            try container.encode(number)
+        case .bool(let flag):
+            var container = encoder.singleValueContainer()
+            try container.encode(flag)
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .array(let values):
+            var container = encoder.unkeyedContainer()
+            for value in values { try container.encode(value) }
+        case .object(let members):
+            var container = encoder.container(keyedBy: Key.self)
+            for (name, value) in members { try container.encode(value, forKey: Key(stringValue: name)) }
         }
-        return result + "\""
     }
 }

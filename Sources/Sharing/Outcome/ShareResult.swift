@@ -37,6 +37,14 @@ public struct ShareResult: Codable, Sendable, Equatable {
             self.hint = hint
         }
 
+        // `hint` is always present, null when there is none, like every key of the result.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(code, forKey: .code)
+            try container.encode(message, forKey: .message)
+            try container.encode(hint, forKey: .hint)
+        }
+
         /// The failure an error stands for: a `ShareError` as it says, anything else as an I/O
         /// failure with its description, named after `activityTitle` when given.
         public init(_ error: any Error, activityTitle: String? = nil) {
@@ -74,27 +82,22 @@ public struct ShareResult: Codable, Sendable, Equatable {
     public static let dismissed = ShareResult(
         completed: false, disposition: .cancelled, error: Failure(code: .cancelled, message: "dismissed"))
 
-    /// The result as one line of JSON, every key present (null when empty) and in the order of
-    /// SPEC §6: the shape every front end prints. (`JSONEncoder` keeps neither the order nor
-    /// the nulls; decoding either form gives the same result.)
-    public var json: String { jsonValue.encoded }
+    /// The result as one line of JSON in the one style (`JSONStyle`: keys sorted), every key
+    /// present, null when empty: the shape every front end prints.
+    public var json: String { (try? JSONStyle.text(self)) ?? "{}" }
 
-    /// The result as an ordered JSON value.
-    public var jsonValue: JSONValue {
-        func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
-        let fallback: JSONValue = self.fallback.map {
-            .object([("message", .string($0.message)), ("hint", .string($0.hint))])
-        } ?? .null
-        let error: JSONValue = self.error.map {
-            var members: [(String, JSONValue)] = [("code", .string($0.code.rawValue)), ("message", .string($0.message))]
-            if let hint = $0.hint { members.append(("hint", .string(hint))) }
-            return .object(members)
-        } ?? .null
-        return .object([
-            ("activityType", string(activityType)), ("activity", string(activity)), ("completed", .bool(completed)),
-            ("disposition", string(disposition?.rawValue)), ("location", string(location)),
-            ("returnedItems", .array(returnedItems.map(JSONValue.string))), ("fallback", fallback), ("error", error),
-        ])
+    // Written by hand so that every key of SPEC §6 is always there, null when empty: scripts
+    // read one shape whatever happened (`JSONEncoder` leaves nil members out).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(activityType, forKey: .activityType)
+        try container.encode(activity, forKey: .activity)
+        try container.encode(completed, forKey: .completed)
+        try container.encode(disposition, forKey: .disposition)
+        try container.encode(location, forKey: .location)
+        try container.encode(returnedItems, forKey: .returnedItems)
+        try container.encode(fallback, forKey: .fallback)
+        try container.encode(error, forKey: .error)
     }
 
     /// A returned item as text: file URLs as paths, other URLs as strings.

@@ -67,7 +67,7 @@ struct PreviewedItem {
 
         switch value {
         case let url as URL where url.isFileURL:
-            describeFile(named: url.lastPathComponent, type: kind.contentType ?? .data, at: url)
+            describeFile(named: FileNames.shown(url.lastPathComponent), type: kind.contentType ?? .data, at: url)
         case let url as URL where kind == .webURL:
             describeLink(url)
         case let url as URL:
@@ -87,7 +87,7 @@ struct PreviewedItem {
         case let image as Image:
             describeImage(image)
         case let asset as Asset:
-            describeFile(named: asset.fileURL.lastPathComponent, type: asset.type, at: asset.fileURL)
+            describeFile(named: FileNames.shown(asset.fileURL.lastPathComponent), type: asset.type, at: asset.fileURL)
         case let color as Color:
             title = color.hexString
             summary = "Color"
@@ -134,7 +134,7 @@ struct PreviewedItem {
 
     private mutating func describeImage(_ image: Image) {
         group = .photo
-        title = image.fileURL?.lastPathComponent ?? "Image"
+        title = image.fileURL.map { FileNames.shown($0.lastPathComponent) } ?? "Image"
         if image.isEmpty {
             summary = "Image"
             return

@@ -19,7 +19,7 @@ public struct SocialAttachment: Sendable, CustomStringConvertible {
 
     /// Makes an attachment from a file; its type comes from its name, then its content.
     public init(fileURL: URL) {
-        filename = fileURL.lastPathComponent
+        filename = FileNames.sendable(fileURL.lastPathComponent)
         type = UTType.type(ofFileAt: fileURL)
         source = .file(fileURL)
     }

@@ -1,0 +1,20 @@
+import Foundation
+
+/// The one way ShareSheet writes JSON for people and scripts (`share --json`, every listing):
+/// keys sorted, slashes unescaped, compact on one line or indented.
+///
+/// Keys are sorted because `JSONEncoder` on Linux otherwise writes an object's keys in hash
+/// order, which changes from one run to the next and would make diffs and golden files useless.
+/// Slashes stay unescaped, since MIME types and paths are full of them.
+public enum JSONStyle {
+    /// `value` as JSON text, without a final newline.
+    /// - Parameter pretty: true for indented output, one member per line.
+    /// - Throws: what `JSONEncoder` throws (a value it cannot represent, such as a NaN).
+    public static func text<Value: Encodable>(_ value: Value, pretty: Bool = false) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty
+            ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
