@@ -24,7 +24,7 @@ final class AirDropFolderTests {
         let port = try Loopback.freePort()
         let run = try await ShareBinary.run(["--activity", "airdrop", "--to", "127.0.0.1:\(port)", "photos"], in: folder, timeout: 30)
         #expect(run.status == 66, "\(run)")
-        #expect(run.standardError.hasSuffix("photos: is a directory\n"), "\(run.standardError)")
+        #expect(run.standardError.hasSuffix("photos: is a folder; give the files in it instead (photos/*)\n"), "\(run.standardError)")
         #expect(run.standardError.split(separator: "\n").count == 1, "\(run.standardError)")
     }
 }

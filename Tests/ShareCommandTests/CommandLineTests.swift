@@ -239,7 +239,7 @@ final class CommandLineTests {
     @Test func directory() async throws {
         let run = try await share("--list", "photos/")
         #expect(run.status == 66)
-        #expect(run.standardError == "share: photos/: is a directory\n")
+        #expect(run.standardError == "share: photos/: is a folder; give the files in it instead (photos/*)\n")
     }
 
     @Test func emptyStandardInput() async throws {

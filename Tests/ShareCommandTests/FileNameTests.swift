@@ -61,7 +61,8 @@ final class FileNameTests {
     func lineBreakIsSentAsASpace() async throws {
         try Data("numbers\n".utf8).write(to: folder.appendingPathComponent("q3\nfinal.txt"))
         let run = try await share(["--activity", "mail", "--json", "--to", "a@example.com", "q3\nfinal.txt"])
-        #expect(run.status == 0, "\(run)")
+        // Queued, with no mail server set up.
+        #expect(run.status == 75, "\(run)")
         let queued = try #require(try result(run)["location"] as? String, "\(run)")
         let message = try String(contentsOfFile: queued, encoding: .utf8)
         #expect(message.contains("filename=\"q3 final.txt\"") || message.contains("filename=q3 final.txt"), "\(message)")

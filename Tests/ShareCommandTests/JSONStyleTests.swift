@@ -31,7 +31,8 @@ final class JSONStyleTests {
             ["--activity", "copy", "--text", "hi"],
         ] {
             let run = try await share(command)
-            #expect(run.status == 0, "\(command): \(run)")
+            // Mail with no server set up is queued: 75, "retry later".
+            #expect(run.status == (command[1] == "mail" ? 75 : 0), "\(command): \(run)")
         }
         let applications = home.appendingPathComponent("data/applications")
         try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)

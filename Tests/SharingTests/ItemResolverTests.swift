@@ -222,7 +222,7 @@ enum SampleBytes {
         #expect(missing?.message == "nope.txt: no such file")
         #expect(missing?.kind == .noInput)
         let directory = await #expect(throws: ShareError.self) { try await resolver.resolve(.operand(".")) }
-        #expect(directory?.message == ".: is a directory")
+        #expect(directory?.message == ".: is a folder; give the files in it instead (./*)")
     }
 
     @Test func linksStayLinks() async throws {

@@ -224,7 +224,10 @@ public struct ItemResolver: Sendable {
         var info = stat()
         if fstat(descriptor, &info) != 0 { throw ShareError(.noInput, "\(label): " + Self.describe(errno: errno)) }
         switch info.st_mode & S_IFMT {
-        case S_IFDIR: throw ShareError(.noInput, "\(label): is a directory")
+        case S_IFDIR:
+            // Activities take files; the shell names the files in a folder in one word.
+            let folder = label.hasSuffix("/") && label.count > 1 ? String(label.dropLast()) : label
+            throw ShareError(.noInput, "\(label): is a folder; give the files in it instead (\(folder)/*)")
         case S_IFREG: break
         default: throw ShareError(.noInput, "\(label): not a regular file")
         }
