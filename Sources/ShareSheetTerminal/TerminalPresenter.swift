@@ -291,7 +291,8 @@ public final class TerminalPresenter: Presenter {
             }
             if !fields.isEmpty { output.write(InterfaceScreen.header(interface, style: style)) }
         } else {
-            output.write(InterfaceScreen.header(interface, style: style))
+            let asks = fields.contains { !$0.isAdvanced || interface.asksAdvancedFields }
+            output.write(InterfaceScreen.header(interface, style: style, asks: asks))
             for field in preset { output.write(InterfaceScreen.presetLine(for: field, style: style)) }
         }
         var moreAnswered = pick != nil

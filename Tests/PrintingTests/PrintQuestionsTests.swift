@@ -44,7 +44,8 @@ struct PrintQuestionsTests {
         #expect(outcome.completed, "\(text)")
         #expect(outcome.disposition == .saved)
         #expect(text.contains("No printer is set up: the document will be saved as PDF."), "\(text)")
-        for question in ["More fields", "Printer", "Copies", "Sides", "Paper", "Pages", "Job name"] {
+        // Nor how to answer, with nothing to answer.
+        for question in ["More fields", "Printer", "Copies", "Sides", "Paper", "Pages", "Job name", "Enter keeps"] {
             #expect(!text.contains(question), "\(question) was asked:\n\(text)")
         }
         #expect(FileManager.default.fileExists(atPath: documents.appendingPathComponent("sheet.pdf").path))

@@ -45,6 +45,26 @@ final class PipedItemTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: saved)) == png)
     }
 
+    /// A text message carries attachments as files: a picture from a pipe used to be dropped
+    /// without a word (an empty message queued, exit 75); now the share fails, naming it.
+    @Test func aPipedPictureIsNotDroppedFromAMessage() async throws {
+        let png = try Data(contentsOf: Self.samplePNG)
+        let run = try await ShareBinary.run(
+            ["--activity", "message", "--to", "+15551234567", "-"], in: folder, input: .bytes([UInt8](png)))
+        #expect(run.status == 65, "\(run)")
+        #expect(run.standardError.contains("cannot be attached to a text message"), "\(run)")
+        let queued = folder.appendingPathComponent("home/data/sharesheet/Messages")
+        let entries = (try? FileManager.default.subpathsOfDirectory(atPath: queued.path))?.filter { $0.hasSuffix(".json") } ?? []
+        #expect(entries.isEmpty, "\(entries)")
+    }
+
+    /// An empty word (an unset shell variable) is no item; it used to share the current folder.
+    @Test func anEmptyArgumentIsNoItem() async throws {
+        let run = try await ShareBinary.run(["--activity", "copy", ""], in: folder)
+        #expect(run.status == 66, "\(run)")
+        #expect(run.standardError == "share: an empty argument names no file or link\n", "\(run)")
+    }
+
     // MARK: Standard input is spooled, up to a limit
 
     /// The run's `TMPDIR`, which must be empty again when the command has ended.

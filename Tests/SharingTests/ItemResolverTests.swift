@@ -223,6 +223,10 @@ enum SampleBytes {
         #expect(missing?.kind == .noInput)
         let directory = await #expect(throws: ShareError.self) { try await resolver.resolve(.operand(".")) }
         #expect(directory?.message == ".: is a folder; give the files in it instead (./*)")
+        // An empty word is no item (it used to be the current folder).
+        let empty = await #expect(throws: ShareError.self) { try await resolver.resolve(.operand("")) }
+        #expect(empty?.message == "an empty argument names no file or link")
+        #expect(empty?.kind == .noInput)
     }
 
     @Test func linksStayLinks() async throws {

@@ -10,6 +10,9 @@ public final class MessageActivity: BuiltInActivity {
     private var recipients: [String] = []
     private var body = ""
     private var attachments: [URL] = []
+    /// Items that are no file (an image or data read from a pipe): a text message carries
+    /// attachments as files only, so sending them must fail rather than drop them unsaid.
+    private var unattachable: [String] = []
     private let givenSettings: (@Sendable ([String: String]) throws -> MessageSettings)?
 
     /// Makes the Message activity.
@@ -49,8 +52,10 @@ public final class MessageActivity: BuiltInActivity {
                 recipients += parsed.recipients
                 if let text = parsed.body, !text.isEmpty { paragraphs.append(text) }
             case let url as URL: paragraphs.append(url.absoluteString)
-            case let image as Image: if let file = image.fileURL { attachments.append(file) }
+            case let image as Image:
+                if let file = image.fileURL { attachments.append(file) } else { unattachable.append("an image (\(image.type.identifier))") }
             case let asset as Asset: attachments.append(asset.fileURL)
+            case is Data: unattachable.append("data")
             default: continue
             }
         }
@@ -96,6 +101,13 @@ public final class MessageActivity: BuiltInActivity {
     }
 
     private func send(_ values: InterfaceValues) {
+        if let item = unattachable.first {
+            activityDidFail(
+                ShareError(
+                    .badData,
+                    "Message: \(item) that is not a file cannot be attached to a text message; save it to a file and share the file"))
+            return
+        }
         var numbers: [String] = []
         if case .list(let list)? = values["to"] { numbers = list } else if let text = values["to"]?.text {
             numbers = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

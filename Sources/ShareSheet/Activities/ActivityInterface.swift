@@ -177,6 +177,10 @@ public struct InterfaceField {
             if let index = Int(trimmed), current.indices.contains(index - 1) { return .choice(current[index - 1].id) }
             let match = current.first { $0.id == trimmed || $0.title.caseInsensitiveCompare(trimmed) == .orderedSame }
             if let match { return .choice(match.id) }
+            // The start of one option's title is enough ("beta" for "Beta Editor"), as long as
+            // it names only that one.
+            let starting = current.filter { $0.title.lowercased().hasPrefix(trimmed.lowercased()) }
+            if !trimmed.isEmpty, starting.count == 1 { return .choice(starting[0].id) }
             // A choice that takes free text too (a device's address) makes it an option.
             guard !trimmed.isEmpty, let typed = options.optionForTypedText?(trimmed) else { return nil }
             options.append(typed)

@@ -3,13 +3,14 @@ import ShareSheet
 /// The text of an activity's interface in the terminal: a title, then one prompt per field.
 @MainActor
 public enum InterfaceScreen {
-    /// The title block shown before the first field.
-    public static func header(_ interface: ActivityInterface, style: TerminalStyle) -> String {
+    /// The title block shown before the first field; how to answer only when `asks` (Print
+    /// with no printer asks nothing, and says so in its message).
+    public static func header(_ interface: ActivityInterface, style: TerminalStyle, asks: Bool = true) -> String {
         var text = "\n" + style.bold(interface.title) + "\n"
         if let message = interface.message, !message.isEmpty {
             text += TextWidth.wrap(message, width: style.width).joined(separator: "\n") + "\n"
         }
-        return text + style.dim("(Enter keeps the value in brackets; Ctrl-D cancels.)") + "\n"
+        return asks ? text + style.dim("(Enter keeps the value in brackets; Ctrl-D cancels.)") + "\n" : text
     }
 
     /// The lines shown before a field's prompt: its help, and a choice's options.

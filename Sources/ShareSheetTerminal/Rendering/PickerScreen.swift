@@ -29,9 +29,12 @@ public enum PickerScreen {
     public static func lines(
         filter: String, matches: [(number: Int, activity: Activity)], selected: Int, style: TerminalStyle
     ) -> [String] {
-        var lines = [style.dim("↑/↓ choose, Enter picks, type to filter, Esc cancels")]
-        lines.append("Filter: " + filter)
-        if matches.isEmpty { lines.append(style.dim("  (nothing matches '\(filter)')")) }
+        // Every line is cut, the hint and the filter too: a line the terminal wraps would take
+        // two rows, and the redraw would leave a copy behind at each key.
+        let width = style.width - 1
+        var lines = [style.dim("↑/↓ choose, Enter picks, type to filter, Esc cancels".truncated(to: width))]
+        lines.append(("Filter: " + filter).truncated(to: width))
+        if matches.isEmpty { lines.append(style.dim("  (nothing matches '\(filter)')".truncated(to: width))) }
         // On a short screen only a window around the selection is shown, so the picker can
         // always be redrawn from its first line.
         var shown = matches.indices
@@ -40,17 +43,19 @@ public enum PickerScreen {
             let start = max(0, min(selected - room / 2, matches.count - room))
             shown = start..<min(matches.count, start + room)
         }
-        if shown.lowerBound > 0 { lines.append(style.dim("  ↑ \(shown.lowerBound) more")) }
+        if shown.lowerBound > 0 { lines.append(style.dim("  ↑ \(shown.lowerBound) more".truncated(to: width))) }
         for index in shown {
             let entry = matches[index]
             var text = String(entry.number) + " " + entry.activity.displayTitle
             if let name = entry.activity.commandName { text += " (\(name))" }
             let line = index == selected ? "› " + text : "  " + text
             // One column is kept free so a full line never makes the terminal wrap.
-            let cut = line.truncated(to: style.width - 1)
+            let cut = line.truncated(to: width)
             lines.append(index == selected && style.usesColor ? "\u{1B}[7m" + cut + "\u{1B}[27m" : cut)
         }
-        if shown.upperBound < matches.count { lines.append(style.dim("  ↓ \(matches.count - shown.upperBound) more")) }
+        if shown.upperBound < matches.count {
+            lines.append(style.dim("  ↓ \(matches.count - shown.upperBound) more".truncated(to: width)))
+        }
         return lines
     }
 }

@@ -164,6 +164,9 @@ public struct ItemResolver: Sendable {
     /// A path, a `file://` URL, a web link or another scheme's link. A path is labelled as
     /// `labels` says, else as typed with its line breaks escaped (`FileNames.shown`).
     public func item(for operand: String) throws -> ResolvedItem {
+        // An empty word (an unset shell variable, say) names nothing; read as a path it would
+        // be the current folder.
+        guard !operand.isEmpty else { throw ShareError(.noInput, "an empty argument names no file or link") }
         let label = labels[operand] ?? FileNames.shown(operand)
         let path = absolutePath(operand)
         if let scheme = Self.scheme(of: operand), access(path, F_OK) != 0 {
