@@ -43,6 +43,11 @@ final class SetCompletionTests {
         #expect(Set(airDrop) == ["parallel-uploads=", "pin=", "port="], "\(airDrop)")
         // No activity yet: every activity's keys.
         #expect(try await complete(["share", "--set", "smt"]) == ["smtp="])
+        // A file name with a space is one name (it was offered as "a" and "b;c.png").
+        try Data().write(to: folder.appendingPathComponent("a b;c.png"))
+        #expect(try await complete(["share", "--list", "a"]) == ["a b;c.png"])
+        let first = try await complete(["share", "a"])
+        #expect(first.contains("a b;c.png") && !first.contains("a") && !first.contains("b;c.png"), "\(first)")
     }
 
     @Test("zsh")

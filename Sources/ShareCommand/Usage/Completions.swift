@@ -62,8 +62,11 @@ enum Completions {
         var seen = Set<String>()
         for option in allOptions where option.value != nil && seen.insert(option.name).inserted {
             switch option.kind {
-            case .directory: valueCases += "        \(option.name)) COMPREPLY=($(compgen -d -- \"$cur\" || :)); return ;;\n"
-            case .file: valueCases += "        \(option.name)) COMPREPLY=($(compgen -f -- \"$cur\" || :)); return ;;\n"
+            // File names split at line ends only: "a b;c.png" is one name.
+            case .directory:
+                valueCases += "        \(option.name)) local IFS=$'\\n'; COMPREPLY=($(compgen -d -- \"$cur\" || :)); return ;;\n"
+            case .file:
+                valueCases += "        \(option.name)) local IFS=$'\\n'; COMPREPLY=($(compgen -f -- \"$cur\" || :)); return ;;\n"
             case .none: valueCases += "        \(option.name)) return ;;\n"
             case .settings:
                 // The keys of the activity named by --activity, else every activity's.
@@ -80,7 +83,8 @@ enum Completions {
                                 done
                                 case "$activity" in
                     \(cases)            esac
-                                compopt -o nospace 2>/dev/null || :
+                                # KEY= is no file name: not quoted as one (starttls\\=), no space after.
+                                compopt -o nospace +o filenames 2>/dev/null || :
                                 COMPREPLY=($(compgen -W "$words" -- "$cur" || :)); return ;;
 
                     """
@@ -117,7 +121,10 @@ enum Completions {
             # bash completion for share (made by `share completions bash`)
             _share_words() {
                 COMPREPLY=($(compgen -W "$1" -- "$cur" || :))
-                if [[ $2 == files && $cur != -* ]]; then COMPREPLY+=($(compgen -f -- "$cur" || :)); fi
+                if [[ $2 == files && $cur != -* ]]; then
+                    local IFS=$'\\n'
+                    COMPREPLY+=($(compgen -f -- "$cur" || :))
+                fi
                 return 0
             }
             _share() {
