@@ -15,6 +15,14 @@ public enum JSONStyle {
         encoder.outputFormatting = pretty
             ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        return pretty ? closingEmptyContainers(text) : text
+    }
+
+    /// Foundation on Linux indents an empty array or object over blank lines ("[\n\n  ]"):
+    /// written `[]` and `{}` instead. A line break is never inside a JSON string (it is
+    /// escaped there), so one between the brackets is always the formatter's.
+    static func closingEmptyContainers(_ text: String) -> String {
+        text.replacing(/\[\n\s*\]/, with: "[]").replacing(/\{\n\s*\}/, with: "{}")
     }
 }
