@@ -105,6 +105,27 @@ final class EveryFieldKindTests {
         #expect([0, 69, 75].contains(status), "\(shown)")
     }
 
+    /// Like Mail, Message says what goes where and asks before it goes; n keeps nothing.
+    @Test func messageAsksBeforeItGoes() async throws {
+        try startShare("notes.txt")
+        guard try await pick("message") else { return }
+        guard try await terminal.waitFor("To (phone numbers") else { return }
+        try terminal.type("+15551234567")
+        guard try await terminal.waitFor("Body") else { return }
+        try terminal.type("See you at 6")
+        try terminal.type(".")
+        guard try await terminal.waitFor("Send? [Y/n]") else { return }
+        let summary = try terminal.screen()
+        #expect(summary.contains("To: +15551234567") && summary.contains("Text: See you at 6"), "\(summary)")
+        #expect(summary.contains("Attachments: notes.txt"), "\(summary)")
+        try terminal.type("n")
+        let (status, shown) = try await exitStatus()
+        #expect(status == 130, "\(shown)")
+        let queued = folder.appendingPathComponent("home/data/sharesheet/Messages")
+        let entries = (try? FileManager.default.subpathsOfDirectory(atPath: queued.path))?.filter { $0.hasSuffix(".json") } ?? []
+        #expect(entries.isEmpty, "\(entries)")
+    }
+
     // MARK: Print: text, a whole number, a choice
 
     /// Print to an IPP Everywhere printer behind a private cupsd (Print asks its questions only

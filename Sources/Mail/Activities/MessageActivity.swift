@@ -76,7 +76,7 @@ public final class MessageActivity: BuiltInActivity {
 
     public override var activityInterface: ActivityInterface? {
         if presetProblem != nil { return nil }
-        return ActivityInterface(
+        var interface = ActivityInterface(
             title: "New Message",
             message: attachments.isEmpty ? nil : "Attachments: " + attachments.map(\.lastPathComponent).joined(separator: ", "),
             fields: [
@@ -87,6 +87,25 @@ public final class MessageActivity: BuiltInActivity {
             ],
             submitTitle: "Send",
             onSubmit: { [weak self] values in self?.send(values) })
+        // As Mail does: a person who typed the message reads what goes where before it goes.
+        interface.confirmation = { [weak self] values in
+            guard let self else { return [] }
+            return self.summary(of: values)
+        }
+        return interface
+    }
+
+    /// To, the text's first line, the attachments and where the message goes.
+    private func summary(of values: InterfaceValues) -> [String] {
+        var numbers: [String] = []
+        if case .list(let list)? = values["to"] { numbers = list } else if let text = values["to"]?.text { numbers = [text] }
+        let text = values["body"]?.text ?? ""
+        let firstLine = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let shown = firstLine.count > 60 ? String(firstLine.prefix(59)) + "…" : firstLine
+        var lines = ["To: " + numbers.joined(separator: ", "), "Text: " + (text.isEmpty ? "(none)" : shown)]
+        if !attachments.isEmpty { lines.append("Attachments: " + attachments.map(\.lastPathComponent).joined(separator: ", ")) }
+        if let route { lines.append("Goes: " + route.summary) }
+        return lines
     }
 
     public override var route: ActivityRoute? {
