@@ -258,6 +258,30 @@ final class EveryFieldKindTests {
         #expect((defaults?.contains("text/plain=") == true) == answered, "\(defaults ?? "no mimeapps.list")")
     }
 
+    // MARK: Posting: multi-line text with a count
+
+    /// X without an account: the text goes to X's post page, opened by the browser of this
+    /// home (a recorder registered for https links).
+    @Test(arguments: [true, false]) func posting(answered: Bool) async throws {
+        try await RecordingApplications.add(
+            "org.example.Browser", name: "Example Browser", mimeType: "x-scheme-handler/https", in: folder, argument: "%u")
+        try startShare("--text 'Hello – café'")
+        guard try await pick("twitter") else { return }
+        guard try await terminal.waitFor("12/280 characters") else { return }
+        guard try await terminal.waitFor("Text (end with a line holding only \".\") [Hello – café]:") else { return }
+        if answered {
+            try terminal.type("Numbers are in – see you at 6")
+        }
+        try terminal.type(".")
+        try await confirmIfAsked()
+        let (status, shown) = try await exitStatus()
+        #expect(status == 0, "\(shown)")
+        let record = folder.appendingPathComponent("records/org.example.Browser")
+        let opened = try await RecordingApplications.started(in: folder).isEmpty ? "" : String(contentsOf: record, encoding: .utf8)
+        let expected = answered ? "Numbers%20are%20in" : "Hello"
+        #expect(opened.contains(expected), "\(opened)\n\(shown)")
+    }
+
     /// Answers a "Send? [Y/n]" the sheet may ask before a message leaves.
     private func confirmIfAsked() async throws {
         for _ in 0..<20 {

@@ -6,8 +6,9 @@ import Testing
 /// application was started with which file, in `records/ID` of the test's folder.
 enum RecordingApplications {
     /// Adds application `id` for `mimeType` and refreshes the cache GIO finds applications by
-    /// type through (as a package installation would).
-    static func add(_ id: String, name: String, mimeType: String, in folder: URL) async throws {
+    /// type through (as a package installation would). `argument` is the Exec field code: `%f`
+    /// for a file, `%u` for a link (a browser).
+    static func add(_ id: String, name: String, mimeType: String, in folder: URL, argument: String = "%f") async throws {
         let applications = folder.appendingPathComponent("home/data/applications")
         let records = folder.appendingPathComponent("records")
         try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
@@ -19,7 +20,7 @@ enum RecordingApplications {
             [Desktop Entry]
             Type=Application
             Name=\(name)
-            Exec=\(recorder.path) \(id) %f
+            Exec=\(recorder.path) \(id) \(argument)
             MimeType=\(mimeType);
 
             """
