@@ -112,17 +112,18 @@ let package = Package(
         .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "Sharing", "CGtk"]),
 
         // GVariant values made and read without GLib's variadic calls (the service, share targets).
-        .target(name: "GVariants", dependencies: ["ShareSheet", "CGIO"]),
+        .target(name: "GVariants", dependencies: ["CGIO"]),
         // The share service on the session bus (SPEC §8): GDBus, requests, descriptors.
         .target(
             name: "ShareService",
             dependencies: [
                 "ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop", "ShareServiceProtocol", "GVariants", "GLibErrors",
             ]),
-        // The names, paths and interface texts the service and its front share: pure Swift.
-        .target(name: "ShareServiceProtocol"),
+        // The service's wire format (SPEC §11): names, paths, interface texts, and the encoding and
+        // decoding of every message, as plain Swift values over GVariants. Nothing of the sheet.
+        .target(name: "ShareServiceProtocol", dependencies: ["GVariants"]),
         // What D-Bus activation starts: GIO only, answers at once, hands over to `share --service`.
-        .executableTarget(name: "sharesheet-service", dependencies: ["CGIO", "ShareServiceProtocol", "GLibErrors"]),
+        .executableTarget(name: "sharesheet-service", dependencies: ["CGIO", "ShareServiceProtocol", "GVariants", "GLibErrors"]),
 
         // The interactive terminal sheet.
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),
@@ -132,7 +133,8 @@ let package = Package(
         // Share targets (SPEC §9): applications join the sheet with a desktop entry; reached over
         // D-Bus (org.sharesheet.Target1) or by launching their Exec= line.
         .target(
-            name: "ShareTargets", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants", "GLibErrors"]),
+            name: "ShareTargets",
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants", "ShareServiceProtocol", "GLibErrors"]),
 
         // The share layer every front end calls: item resolution, activity names, presets, results.
         .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetSystem", "ShareSheetBuiltins", "UniformTypes"]),
