@@ -5,8 +5,9 @@ import CGIO
 /// GVariants are immutable and their reference counts atomic, so a wrapper may cross threads.
 /// The readers return nil for a value of another type, so a decoder says what it expected.
 public final class GVariant: @unchecked Sendable, CustomStringConvertible {
-    /// The value, valid as long as this wrapper lives. Hand it to GLib as it is: containers,
-    /// replies and signals take references of their own to a value that is not floating.
+    /// The value, valid as long as this wrapper lives (see `withPointer`). Hand it to GLib as it
+    /// is: containers, replies and signals take references of their own to a value that is not
+    /// floating.
     public let pointer: OpaquePointer
 
     /// Takes over `value`: a floating reference is sunk, a full one is kept as it is.
@@ -20,6 +21,12 @@ public final class GVariant: @unchecked Sendable, CustomStringConvertible {
     }
 
     deinit { g_variant_unref(pointer) }
+
+    /// Calls `body` with the value, kept alive until it returns: the way to hand a wrapper made
+    /// in the same expression to GLib (`message.encode().withPointer { g_dbus_…($0) }`).
+    public func withPointer<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(self) { try body(pointer) }
+    }
 
     // MARK: Making
 
