@@ -76,6 +76,52 @@ struct ServiceClientTests {
         }
     }
 
+    @Test("--via-service --list --json is --list --json for the same items, answered by ListActivities")
+    func listMatchesTheLocalListing() async throws {
+        try await withBus { home, bus in
+            for arguments in [
+                ["--text", "hi", "https://swift.org"], [Self.sunset.path], [Self.notes.path, "--exclude", "copy"],
+            ] {
+                let remote = try await Share.run(
+                    ["--via-service", "--list", "--json"] + arguments, home: home, extra: bus.environment)
+                #expect(remote.status == 0, "\(arguments): \(remote.standardError)\nservice: \(bus.logTail())")
+                let local = try await Share.run(["--list", "--json"] + arguments, home: home)
+                #expect(local.status == 0, "\(local.standardError)")
+                #expect(remote.standardOutput == local.standardOutput, "\(arguments)")
+                #expect(remote.standardError == local.standardError, "\(arguments)")
+            }
+            #expect(try await bus.ownerPID() != nil, "the service answered")
+            // The listing for people, too.
+            let remote = try await Share.run(["--via-service", "--list", "--text", "hi"], home: home, extra: bus.environment)
+            let local = try await Share.run(["--list", "--text", "hi"], home: home)
+            #expect(remote.standardOutput == local.standardOutput)
+            #expect(remote.standardOutput.contains("Share row:"))
+        }
+    }
+
+    @Test("--via-service --explain: offered and in which row, or not offered and why (69), from ListActivities")
+    func explainThroughTheService() async throws {
+        try await withBus { home, bus in
+            let offered = try await Share.run(
+                ["--via-service", "--explain", "copy", "--text", "hi"], home: home, extra: bus.environment)
+            #expect(offered.status == 0, "\(offered.standardError)\nservice: \(bus.logTail())")
+            #expect(offered.standardOutput.hasPrefix("Copy (copy, com.apple.UIKit.activity.CopyToPasteboard)\nitems:\n"))
+            #expect(offered.standardOutput.hasSuffix("offered: in the action row\n"), "\(offered.standardOutput)")
+            let refused = try await Share.run(
+                ["--via-service", "--explain", "photos", Self.notes.path], home: home, extra: bus.environment)
+            let local = try await Share.run(["--explain", "photos", Self.notes.path], home: home)
+            #expect(refused.status == 69)
+            let notOffered = refused.standardOutput.split(separator: "\n").last { $0.hasPrefix("not offered: ") }
+            #expect(notOffered != nil, "\(refused.standardOutput)")
+            #expect(notOffered.map { local.standardOutput.contains($0) } == true, "local: \(local.standardOutput)")
+            let unknown = try await Share.run(
+                ["--via-service", "--explain", "no-such-thing", "--text", "x"], home: home, extra: bus.environment)
+            let unknownHere = try await Share.run(["--explain", "no-such-thing", "--text", "x"], home: home)
+            #expect(unknown.status == 64)
+            #expect(unknown.standardError == unknownHere.standardError)
+        }
+    }
+
     @Test("no service to reach: 69 naming why, from the bus or from the missing bus")
     func notRunning() async throws {
         let home = try TemporaryHome(prefix: "service-client")
