@@ -137,7 +137,7 @@ let package = Package(
             dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants", "ShareServiceProtocol", "GLibErrors"]),
 
         // The share layer every front end calls: item resolution, activity names, presets, results.
-        .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetSystem", "ShareSheetBuiltins", "UniformTypes"]),
+        .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetSystem", "ShareSheetBuiltins", "UniformTypes", "ShareServiceProtocol"]),
 
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(

@@ -175,10 +175,9 @@ final class ServiceFront {
         case (ServiceNames.objectPath, "Share"):
             share(sender: sender, parameters: parameters, descriptors: descriptors, invocation: invocation)
         case (ServiceNames.objectPath, "ListActivities"):
-            let forwarded = Variant.tuple([
-                Variant.string(sender), g_variant_get_child_value(parameters, 0), g_variant_get_child_value(parameters, 1),
-            ])
-            take(.list(invocation: invocation, parameters: g_variant_ref_sink(forwarded), descriptors: descriptors))
+            // The caller's arguments as they came, after its name (WorkerInterfaceXML).
+            let forwarded = GVariant.tuple([.string(sender)] + GVariant(borrowing: parameters).children)
+            take(.list(invocation: invocation, parameters: forwarded.withPointer { g_variant_ref($0) }, descriptors: descriptors))
         case (_, "Close"):
             if let descriptors { g_object_unref(descriptors) }
             guard let request = requests[path] else {
@@ -229,11 +228,8 @@ final class ServiceFront {
         }
         requests[path] = (sender, registration)
         g_dbus_method_invocation_return_value(invocation, Variant.tuple([Variant.objectPath(path)]))
-        let forwarded = Variant.tuple([
-            Variant.string(sender), Variant.objectPath(path), g_variant_get_child_value(parameters, 0),
-            g_variant_get_child_value(parameters, 1), g_variant_get_child_value(parameters, 2),
-        ])
-        take(.share(sender: sender, path: path, parameters: g_variant_ref_sink(forwarded), descriptors: descriptors))
+        let forwarded = GVariant.tuple([.string(sender), .objectPath(path)] + GVariant(borrowing: parameters).children)
+        take(.share(sender: sender, path: path, parameters: forwarded.withPointer { g_variant_ref($0) }, descriptors: descriptors))
     }
 
     private func invalidArguments(_ invocation: OpaquePointer, _ message: String) {

@@ -1,6 +1,5 @@
 import ShareServiceProtocol
 import ShareSheet
-import Sharing
 
 // A share's result on the wire (SPEC §6, §8): the library's `ShareResult` as the `Response`
 // signal carries it, and back, so `share --json`, the service and its clients say the same.
