@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ShareSheetGTK", targets: ["ShareSheetGTK"]),
         .library(name: "MainLoop", targets: ["MainLoop"]),
         .library(name: "ShareService", targets: ["ShareService"]),
+        .library(name: "ShareSheetClient", targets: ["ShareSheetClient"]),
         .library(name: "ShareTargets", targets: ["ShareTargets"]),
         // Each backend as a plain API for applications (SPEC §3: Workspace.open, ReadingList.default,
         // PhotoLibrary.save, MailComposer…), not only through a sheet.
@@ -125,6 +126,11 @@ let package = Package(
         // What D-Bus activation starts: GIO only, answers at once, hands over to `share --service`.
         .executableTarget(name: "sharesheet-service", dependencies: ["CGIO", "ShareServiceProtocol", "GVariants", "GLibErrors"]),
 
+        // Applications share through the service: `try await ShareClient().share(items, options)`.
+        .target(
+            name: "ShareSheetClient",
+            dependencies: ["ShareSheet", "Sharing", "ShareServiceProtocol", "GVariants", "CGIO", "GLibErrors"]),
+
         // The interactive terminal sheet.
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),
 
@@ -226,7 +232,8 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "LocalTestSupport", "ShareService", "ShareServiceProtocol", "GVariants", "share", "sharesheet-service", "sheet-window-app",
+                "LocalTestSupport", "ShareService", "ShareServiceProtocol", "GVariants", "ShareSheetClient", "Sharing", "share",
+                "sharesheet-service", "sheet-window-app",
                 "sharesheet-clipboard-owner",
             ]),
         // Share targets: desktop entries in a test's own XDG folders, Exec= targets, and D-Bus

@@ -3,6 +3,9 @@
 // Examples/dbus-client.py; and what `make install` adds for the service and the file managers.
 import Foundation
 import LocalTestSupport
+import ShareServiceProtocol
+import ShareSheetClient
+import Sharing
 import Testing
 
 @Suite("Clients of the share service", .serialized)
@@ -119,6 +122,29 @@ struct ServiceClientTests {
             let unknownHere = try await Share.run(["--explain", "no-such-thing", "--text", "x"], home: home)
             #expect(unknown.status == 64)
             #expect(unknown.standardError == unknownHere.standardError)
+        }
+    }
+
+    // MARK: ShareClient (the Swift client product)
+
+    @Test("ShareClient gives the ShareResult share --json gives: text, a file by descriptor, a refusal")
+    func swiftClient() async throws {
+        try await withBus { home, bus in
+            let client = ShareClient(busAddress: bus.address)
+            let copied = try await client.share([.text("hi")], WireOptions(activity: "copy", interactive: false))
+            #expect(copied.disposition == .copied, "service: \(bus.logTail())")
+            let copiedHere = try await Share.run(["--activity", "copy", "--text", "hi", "--json"], home: home)
+            #expect(copied == (try JSONDecoder().decode(ShareResult.self, from: copiedHere.output)))
+
+            let saved = try await client.share([.file(Self.sunset)], WireOptions(activity: "photos", interactive: false))
+            #expect(saved.completed)
+            #expect(saved.location == home.pictures.appendingPathComponent("sunset.png").path)
+            #expect(filesAreIdentical(home.pictures.appendingPathComponent("sunset.png"), Self.sunset))
+
+            let refused = try await client.share([.file(Self.notes)], WireOptions(activity: "photos", interactive: false))
+            #expect(refused.error?.code == .unavailable)
+            let refusedHere = try await Share.run(["--activity", "photos", Self.notes.path, "--json"], home: home)
+            #expect(refused == (try JSONDecoder().decode(ShareResult.self, from: refusedHere.output)), "\(refusedHere.standardOutput)")
         }
     }
 
