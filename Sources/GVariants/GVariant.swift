@@ -54,7 +54,7 @@ public final class GVariant: @unchecked Sendable, CustomStringConvertible {
         withExtendedLifetime(values) { GVariant(taking: Variant.dictionaries(values.map(\.pointer))) }
     }
 
-    /// A tuple of `values`: a method's arguments or reply, a signal's arguments.
+    /// A tuple of `values`: a method's arguments or reply, a signal's arguments, a struct such as `(sss)`.
     public static func tuple(_ values: [GVariant]) -> GVariant {
         withExtendedLifetime(values) { GVariant(taking: Variant.tuple(values.map(\.pointer))) }
     }
@@ -63,9 +63,6 @@ public final class GVariant: @unchecked Sendable, CustomStringConvertible {
     public static func array(of elementType: StaticString, _ values: [GVariant]) -> GVariant {
         withExtendedLifetime(values) { array(of: elementType, values.map(\.pointer)) }
     }
-
-    /// `(v1 v2 …)` made from values of any type, for structs such as `(sss)`.
-    public static func structure(_ values: [GVariant]) -> GVariant { tuple(values) }
 
     /// Floating children are taken over, others referenced.
     private static func array(of elementType: StaticString, _ children: [OpaquePointer?]) -> GVariant {

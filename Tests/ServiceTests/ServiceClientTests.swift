@@ -200,6 +200,21 @@ struct ServiceClientTests {
         }
     }
 
+    @Test("cancelling ShareClient's task while the sheet is open closes the request: the window goes, the result is cancelled")
+    func swiftClientCancelled() async throws {
+        try await withDesktopAndBus { home, desktop, bus in
+            let client = ShareClient(busAddress: bus.address)
+            let task = Task { try await client.share([.text("never mind")]) }
+            let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
+            try await driver.wait(name: "Copy", role: "push button")
+            task.cancel()
+            let result = try await task.value
+            #expect(result.disposition == .cancelled, "service: \(bus.logTail())")
+            #expect(result.error?.code == .cancelled)
+            try await driver.waitGone(name: "Copy", role: "push button")
+        }
+    }
+
     // MARK: The examples
 
     @Test("Examples/dbus-client.c compiles with -Werror and shares a file by descriptor")

@@ -3,7 +3,6 @@ import Foundation
 import GLibErrors
 import GVariants
 import ShareServiceProtocol
-import ShareService
 import ShareSheet
 import ShareSheetSystem
 import ShareSheetTerminal

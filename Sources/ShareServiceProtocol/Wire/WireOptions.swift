@@ -68,7 +68,7 @@ public struct WireOptions: Equatable, Sendable {
         if !customActions.isEmpty {
             entries.add(
                 "custom-actions",
-                .array(of: "(sss)", customActions.map { .structure([.string($0.id), .string($0.title), .string($0.iconName)]) }))
+                .array(of: "(sss)", customActions.map { .tuple([.string($0.id), .string($0.title), .string($0.iconName)]) }))
         }
         return entries.variant
     }
