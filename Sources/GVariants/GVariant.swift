@@ -30,9 +30,13 @@ public final class GVariant: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: Making
 
+    /// `s`
     public static func string(_ value: String) -> GVariant { GVariant(taking: Variant.string(value)) }
+    /// `b`
     public static func bool(_ value: Bool) -> GVariant { GVariant(taking: Variant.bool(value)) }
+    /// `u`
     public static func uint32(_ value: UInt32) -> GVariant { GVariant(taking: Variant.uint32(value)) }
+    /// `o`
     public static func objectPath(_ value: String) -> GVariant { GVariant(taking: Variant.objectPath(value)) }
     /// `h`: the index of a descriptor in the message's descriptor list.
     public static func handle(_ index: Int32) -> GVariant { GVariant(taking: Variant.handle(index)) }

@@ -18,6 +18,7 @@ public struct WireActivity: Equatable, Sendable {
     /// `reason`: why it is not offered; only on unavailable ones.
     public var reason: String?
 
+    /// An activity of the listing.
     public init(
         activity: String, activityType: String, title: String, iconName: String, category: String, available: Bool,
         reason: String? = nil

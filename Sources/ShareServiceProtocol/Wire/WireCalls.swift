@@ -3,9 +3,12 @@ import GVariants
 /// The arguments of `ListActivities(aa{sv} items, a{sv} options)`, which a target's
 /// `org.sharesheet.Target1.Share` takes too.
 public struct WireItemsCall: Equatable, Sendable {
+    /// `items`
     public var items: [WireItem]
+    /// `options`
     public var options: WireOptions
 
+    /// The arguments for these items and options.
     public init(items: [WireItem], options: WireOptions = WireOptions()) {
         self.items = items
         self.options = options
@@ -30,9 +33,12 @@ public struct WireItemsCall: Equatable, Sendable {
 public struct WireShareCall: Equatable, Sendable {
     /// "" or `x11:XID` or `wayland:HANDLE`.
     public var parentWindow: String
+    /// `items`
     public var items: [WireItem]
+    /// `options`
     public var options: WireOptions
 
+    /// The arguments for these items and options, over `parentWindow`.
     public init(parentWindow: String = "", items: [WireItem], options: WireOptions = WireOptions()) {
         self.parentWindow = parentWindow
         self.items = items
@@ -58,6 +64,7 @@ public struct WireShareCall: Equatable, Sendable {
 
 /// The reply of `ListActivities`: `(aa{sv})`.
 public enum WireListing {
+    /// The reply for `activities`.
     public static func encode(_ activities: [WireActivity]) -> GVariant { .tuple([WireActivity.encode(activities)]) }
 
     /// - Throws: `WireError` when the reply is not `(aa{sv})` or an activity is malformed.

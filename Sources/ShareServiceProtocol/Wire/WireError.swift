@@ -3,10 +3,13 @@ import GVariants
 /// A message that does not have the shape the interface gives it, in one line naming the item,
 /// option or field and what it should have been.
 public struct WireError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong, in one line.
     public var message: String
 
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 }
 

@@ -19,9 +19,12 @@ public struct WireOptions: Equatable, Sendable {
 
     /// One `fields` entry.
     public struct Field: Equatable, Sendable {
+        /// The field's id (`to`, `cc`, `body`) or a `--set` key.
         public var key: String
+        /// Its value.
         public var value: String
 
+        /// A field preset to `value`.
         public init(_ key: String, _ value: String) {
             self.key = key
             self.value = value
@@ -31,11 +34,14 @@ public struct WireOptions: Equatable, Sendable {
     /// One `custom-actions` entry: `(id, title, icon-name)`; picking it ends the request with
     /// `activity = app.ID`.
     public struct CustomAction: Equatable, Sendable {
+        /// The caller's id for it.
         public var id: String
+        /// The title the sheet shows.
         public var title: String
         /// The freedesktop icon name; "" for none.
         public var iconName: String
 
+        /// An action the caller performs itself.
         public init(id: String, title: String, iconName: String = "") {
             self.id = id
             self.title = title
@@ -43,6 +49,7 @@ public struct WireOptions: Equatable, Sendable {
         }
     }
 
+    /// Options with the values given; the rest left out.
     public init(
         handleToken: String? = nil, subject: String? = nil, fields: [Field] = [], excludedActivities: [String] = [],
         activity: String? = nil, interactive: Bool? = nil, customActions: [CustomAction] = []

@@ -17,6 +17,7 @@ public struct WireResults: Equatable, Sendable {
     public var returnedItems: [String]
     /// `fallback-message`, `fallback-hint`: a fallback, said in words.
     public var fallbackMessage: String?
+    /// `fallback-hint`: the one command or key that changes the fallback.
     public var fallbackHint: String?
     /// `error-code`: a `ShareError.Kind` raw value.
     public var errorCode: String?
@@ -29,6 +30,7 @@ public struct WireResults: Equatable, Sendable {
     /// `error-hint`
     public var errorHint: String?
 
+    /// Results with the fields given; the rest absent.
     public init(
         activity: String? = nil, activityType: String? = nil, completed: Bool? = nil, disposition: String? = nil,
         location: String? = nil, returnedItems: [String] = [], fallbackMessage: String? = nil, fallbackHint: String? = nil,
@@ -87,13 +89,19 @@ public struct WireResults: Equatable, Sendable {
 /// The `Response` signal of a request: `response` 0 done, 1 dismissed or cancelled, 2 failed,
 /// and the results.
 public struct WireResponse: Equatable, Sendable {
+    /// `response`: `done`, `dismissed` or `failed`.
     public var response: UInt32
+    /// `results`
     public var results: WireResults
 
+    /// The share ended as it should.
     public static let done: UInt32 = 0
+    /// The person dismissed the sheet, or the caller closed the request.
     public static let dismissed: UInt32 = 1
+    /// The share failed; the results say why.
     public static let failed: UInt32 = 2
 
+    /// A Response with its results.
     public init(response: UInt32, results: WireResults) {
         self.response = response
         self.results = results
