@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ShareSheetGTK", targets: ["ShareSheetGTK"]),
         .library(name: "MainLoop", targets: ["MainLoop"]),
         .library(name: "ShareService", targets: ["ShareService"]),
+        .library(name: "ShareSheetClient", targets: ["ShareSheetClient"]),
         .library(name: "ShareTargets", targets: ["ShareTargets"]),
         // Each backend as a plain API for applications (SPEC §3: Workspace.open, ReadingList.default,
         // PhotoLibrary.save, MailComposer…), not only through a sheet.
@@ -112,17 +113,23 @@ let package = Package(
         .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "Sharing", "CGtk"]),
 
         // GVariant values made and read without GLib's variadic calls (the service, share targets).
-        .target(name: "GVariants", dependencies: ["ShareSheet", "CGIO"]),
+        .target(name: "GVariants", dependencies: ["CGIO"]),
         // The share service on the session bus (SPEC §8): GDBus, requests, descriptors.
         .target(
             name: "ShareService",
             dependencies: [
                 "ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop", "ShareServiceProtocol", "GVariants", "GLibErrors",
             ]),
-        // The names, paths and interface texts the service and its front share: pure Swift.
-        .target(name: "ShareServiceProtocol"),
+        // The service's wire format (SPEC §11): names, paths, interface texts, and the encoding and
+        // decoding of every message, as plain Swift values over GVariants. Nothing of the sheet.
+        .target(name: "ShareServiceProtocol", dependencies: ["GVariants"]),
         // What D-Bus activation starts: GIO only, answers at once, hands over to `share --service`.
-        .executableTarget(name: "sharesheet-service", dependencies: ["CGIO", "ShareServiceProtocol", "GLibErrors"]),
+        .executableTarget(name: "sharesheet-service", dependencies: ["CGIO", "ShareServiceProtocol", "GVariants", "GLibErrors"]),
+
+        // Applications share through the service: `try await ShareClient().share(items, options)`.
+        .target(
+            name: "ShareSheetClient",
+            dependencies: ["ShareSheet", "Sharing", "ShareServiceProtocol", "GVariants", "CGIO", "GLibErrors"]),
 
         // The interactive terminal sheet.
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),
@@ -132,15 +139,16 @@ let package = Package(
         // Share targets (SPEC §9): applications join the sheet with a desktop entry; reached over
         // D-Bus (org.sharesheet.Target1) or by launching their Exec= line.
         .target(
-            name: "ShareTargets", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants", "GLibErrors"]),
+            name: "ShareTargets",
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants", "ShareServiceProtocol", "GLibErrors"]),
 
         // The share layer every front end calls: item resolution, activity names, presets, results.
-        .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetSystem", "ShareSheetBuiltins", "UniformTypes"]),
+        .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetSystem", "ShareSheetBuiltins", "UniformTypes", "ShareServiceProtocol"]),
 
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets", "CEdit", "GLibErrors"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareServiceProtocol", "GVariants", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets", "CEdit", "GLibErrors"]),
         // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
         .target(
             name: "Mail",
@@ -224,7 +232,8 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
-                "LocalTestSupport", "ShareService", "ShareServiceProtocol", "GVariants", "share", "sharesheet-service", "sheet-window-app",
+                "LocalTestSupport", "ShareService", "ShareServiceProtocol", "GVariants", "ShareSheetClient", "Sharing", "share",
+                "sharesheet-service", "sheet-window-app",
                 "sharesheet-clipboard-owner",
             ]),
         // Share targets: desktop entries in a test's own XDG folders, Exec= targets, and D-Bus

@@ -1,5 +1,5 @@
 import CGIO
-import ShareSheet
+import Synchronization
 
 /// GVariant values made and read without GLib's variadic calls, which Swift cannot use.
 ///
@@ -59,20 +59,22 @@ public enum Variant {
         let name = key + "\u{0}" + text
         g_variant_ref_sink(value)
         defer { g_variant_unref(value) }
-        return sharedEntries.withLock { entries in
+        // Kept as addresses, which the lock can hand across threads.
+        let address = sharedEntries.withLock { entries -> UInt in
             // The caller's reference is taken here: another thread may let the kept one go.
-            if let kept = entries[name] { return g_variant_ref(kept) }
+            if let kept = entries[name] { return UInt(bitPattern: g_variant_ref(OpaquePointer(bitPattern: kept))) }
             if entries.count >= 1024 {
-                for kept in entries.values { g_variant_unref(kept) }
+                for kept in entries.values { g_variant_unref(OpaquePointer(bitPattern: kept)) }
                 entries.removeAll()
             }
             let made = g_variant_ref_sink(g_variant_new_dict_entry(string(key), g_variant_new_variant(value)))!
-            entries[name] = made
-            return g_variant_ref(made)
+            entries[name] = UInt(bitPattern: made)
+            return UInt(bitPattern: g_variant_ref(made))
         }
+        return OpaquePointer(bitPattern: address)!
     }
 
-    private static let sharedEntries = Locked<[String: OpaquePointer]>([:])
+    private static let sharedEntries = Mutex<[String: UInt]>([:])
 
     /// A tuple of `values`, the shape of a method's reply or a signal's arguments.
     public static func tuple(_ values: [OpaquePointer?]) -> OpaquePointer {

@@ -34,17 +34,20 @@ struct ServiceCall {
         var message: String
     }
 
-    /// Reads `items` (aa{sv}) and `options` (a{sv}); descriptors come from `fileDescriptors`.
-    /// On a problem, descriptors already taken are closed before it is thrown.
-    init(items list: OpaquePointer, options: OpaquePointer, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?) throws {
+    /// Reads `items` (aa{sv}) and `options` (a{sv}) through the wire format; descriptors come
+    /// from `fileDescriptors`. On a problem, descriptors already taken are closed before it is thrown.
+    init(items list: GVariant, options: GVariant, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?) throws {
         do {
-            try readOptions(options)
-            let entries = Variant.children(of: list)
-            defer { Variant.release(entries) }
+            try read(try WireOptions(decoding: options))
+            let entries = try WireItem.decode(list)
             if entries.isEmpty { throw Problem(message: "no items: give at least one text, uri or fd") }
             for (index, entry) in entries.enumerated() {
                 items.append(try item(entry, number: index + 1, fileDescriptors: fileDescriptors))
             }
+        } catch let error as WireError {
+            for descriptor in descriptors { close(descriptor) }
+            descriptors = []
+            throw Problem(message: error.message)
         } catch {
             for descriptor in descriptors { close(descriptor) }
             descriptors = []
@@ -54,31 +57,14 @@ struct ServiceCall {
 
     // MARK: Items
 
-    private mutating func item(_ entry: OpaquePointer, number: Int, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?) throws -> ResolvedItem {
-        // Which of the three it has, looked up in place; every key is read only to say what is wrong.
-        var kinds: [String] = []
-        for kind in ["text", "uri", "fd"] {
-            guard let value = Variant.lookup(entry, kind) else { continue }
-            g_variant_unref(value)
-            kinds.append(kind)
-        }
-        guard kinds.count == 1, let kind = kinds.first else {
-            let keys = Set(Variant.children(of: entry).map { pair -> String in
-                defer { g_variant_unref(pair) }
-                let key = g_variant_get_child_value(pair, 0)!
-                defer { g_variant_unref(key) }
-                return Variant.text(of: key)
-            })
-            let found = keys.isEmpty ? "no keys" : "keys " + keys.sorted().joined(separator: ", ")
-            throw Problem(message: "item \(number): give exactly one of text, uri or fd (it has \(found))")
-        }
-        switch kind {
-        case "text":
-            return ResolvedItem(value: try string(entry, "text", item: number), label: "text")
-        case "uri":
-            return try uriItem(try string(entry, "uri", item: number), number: number)
-        default:
-            return try descriptorItem(entry, number: number, fileDescriptors: fileDescriptors)
+    private mutating func item(_ entry: WireItem, number: Int, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?) throws -> ResolvedItem {
+        switch entry {
+        case .text(let text):
+            return ResolvedItem(value: text, label: "text")
+        case .uri(let uri):
+            return try uriItem(uri, number: number)
+        case .file(let index, let name, let mimeType):
+            return try descriptorItem(index, name: name, mimeType: mimeType, number: number, fileDescriptors: fileDescriptors)
         }
     }
 
@@ -101,12 +87,9 @@ struct ServiceCall {
         return link
     }
 
-    private mutating func descriptorItem(_ entry: OpaquePointer, number: Int, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?) throws -> ResolvedItem {
-        let handle = try value(entry, "fd", type: "h", item: number)
-        let index = g_variant_get_handle(handle)
-        g_variant_unref(handle)
-        let name = try optionalString(entry, "name", item: number)
-        let mimeType = try optionalString(entry, "mime-type", item: number)
+    private mutating func descriptorItem(
+        _ index: Int32, name: String?, mimeType: String?, number: Int, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?
+    ) throws -> ResolvedItem {
         let label = name ?? "item \(number)"
         guard let fileDescriptors, index >= 0, index < g_unix_fd_list_get_length(fileDescriptors) else {
             throw Problem(message: "\(label): descriptor \(index) was not sent with the call")
@@ -133,93 +116,31 @@ struct ServiceCall {
 
     // MARK: Options
 
-    private mutating func readOptions(_ options: OpaquePointer) throws {
-        token = try optionalString(options, "handle_token", item: nil)
+    private mutating func read(_ options: WireOptions) throws {
+        token = options.handleToken
         if let token, !ServiceNames.isValidToken(token) {
             throw Problem(message: "handle_token '\(token)' may hold only ASCII letters, digits and _")
         }
-        let subject = try optionalString(options, "subject", item: nil)
         var settings: [(key: String, value: String)] = []
         var recipients: [String] = []
-        if let fields = try optionalValue(options, "fields", type: "a{ss}") {
-            for pair in Variant.children(of: fields) {
-                let key = g_variant_get_child_value(pair, 0)!
-                let value = g_variant_get_child_value(pair, 1)!
-                let name = Variant.text(of: key)
-                let text = Variant.text(of: value)
-                if name == "to" {
-                    recipients += text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                } else {
-                    settings.append((key: name, value: text))
-                }
-                Variant.release([key, value, pair])
+        for field in options.fields {
+            if field.key == "to" {
+                recipients += field.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            } else {
+                settings.append((key: field.key, value: field.value))
             }
-            g_variant_unref(fields)
         }
-        presets = SharePresets(to: recipients, subject: subject, settings: settings)
-        if let excluded = try optionalValue(options, "excluded-activities", type: "as") {
-            let names = Variant.children(of: excluded)
-            exclusions = names.map(Variant.text(of:))
-            Variant.release(names + [excluded])
-        }
-        activity = try optionalString(options, "activity", item: nil)
-        if let flag = try optionalValue(options, "interactive", type: "b") {
-            interactive = g_variant_get_boolean(flag) != 0
-            g_variant_unref(flag)
-        }
-        if let actions = try optionalValue(options, "custom-actions", type: "a(sss)") {
-            for action in Variant.children(of: actions) {
-                let fields = Variant.children(of: action)
-                let (id, title, icon) = (Variant.text(of: fields[0]), Variant.text(of: fields[1]), Variant.text(of: fields[2]))
-                Variant.release(fields + [action])
-                guard !id.isEmpty, !title.isEmpty else {
-                    throw Problem(message: "custom-actions: each needs an id and a title")
-                }
-                customActions.append(CustomAction(id: id, title: title, iconName: icon.isEmpty ? nil : icon))
-            }
-            g_variant_unref(actions)
+        presets = SharePresets(to: recipients, subject: options.subject, settings: settings)
+        exclusions = options.excludedActivities
+        activity = options.activity
+        interactive = options.interactive ?? true
+        customActions = options.customActions.map {
+            CustomAction(id: $0.id, title: $0.title, iconName: $0.iconName.isEmpty ? nil : $0.iconName)
         }
     }
 
     /// The call's `handle_token` when it is a usable one, whatever else is wrong with the call.
-    static func validToken(in options: OpaquePointer) -> String? {
-        guard let found = g_variant_lookup_value(options, "handle_token", Variant.type("s")) else { return nil }
-        defer { g_variant_unref(found) }
-        let token = Variant.text(of: found)
-        return ServiceNames.isValidToken(token) ? token : nil
-    }
-
-    // MARK: Typed lookups
-
-    private func value(_ dictionary: OpaquePointer, _ key: String, type: StaticString, item: Int?) throws -> OpaquePointer {
-        guard let found = try optionalValue(dictionary, key, type: type, item: item) else {
-            throw Problem(message: "\(item.map { "item \($0): " } ?? "")\(key) is missing")
-        }
-        return found
-    }
-
-    private func optionalValue(
-        _ dictionary: OpaquePointer, _ key: String, type: StaticString, item: Int? = nil
-    ) throws -> OpaquePointer? {
-        guard let found = Variant.lookup(dictionary, key) else { return nil }
-        let actual = Variant.typeString(of: found)
-        guard actual == "\(type)" else {
-            g_variant_unref(found)
-            let place = item.map { "item \($0): " } ?? "option "
-            throw Problem(message: "\(place)\(key) must be of type \(type), not \(actual)")
-        }
-        return found
-    }
-
-    private func string(_ dictionary: OpaquePointer, _ key: String, item: Int) throws -> String {
-        let found = try value(dictionary, key, type: "s", item: item)
-        defer { g_variant_unref(found) }
-        return Variant.text(of: found)
-    }
-
-    private func optionalString(_ dictionary: OpaquePointer, _ key: String, item: Int?) throws -> String? {
-        guard let found = try optionalValue(dictionary, key, type: "s", item: item) else { return nil }
-        defer { g_variant_unref(found) }
-        return Variant.text(of: found)
+    static func validToken(in options: GVariant) -> String? {
+        WireOptions.validToken(in: options)
     }
 }

@@ -1,6 +1,6 @@
 import CGIO
-import GVariants
 import Foundation
+import ShareServiceProtocol
 import ShareSheet
 import ShareSheetGTK
 import Sharing
@@ -131,11 +131,10 @@ final class ServiceRequest {
     private func finish(_ result: ShareResult) {
         guard !ended else { return }
         ended = true
-        let (response, results) = ResultVariant.make(result)
         var error: UnsafeMutablePointer<GError>?
-        g_dbus_connection_emit_signal(
-            connection, sender, path, "org.sharesheet.Request1", "Response",
-            Variant.tuple([Variant.uint32(response), results]), &error)
+        WireResponse(result).encode().withPointer {
+            _ = g_dbus_connection_emit_signal(connection, sender, path, ServiceNames.requestInterface, "Response", $0, &error)
+        }
         if let error { g_error_free(error) }
         if registration != 0 { g_dbus_connection_unregister_object(connection, registration) }
         if senderWatch != 0 { g_bus_unwatch_name(senderWatch) }

@@ -148,14 +148,14 @@ public final class ShareServer {
 
     /// A call from a caller on the bus: `ListActivities(aa{sv}, a{sv})` or `Share(s, aa{sv}, a{sv})`.
     fileprivate func handle(method: String, sender: String, parameters: OpaquePointer, invocation: OpaquePointer) {
-        let arguments = Variant.children(of: parameters)
-        defer { Variant.release(arguments) }
+        // GDBus has checked the arguments against the interface's types.
+        let arguments = GVariant(borrowing: parameters).children
         switch (method, arguments.count) {
         case ("ListActivities", 2):
             listActivities(items: arguments[0], options: arguments[1], invocation: invocation)
         case ("Share", 3):
             share(
-                sender: sender, handle: nil, parentWindow: Variant.text(of: arguments[0]), items: arguments[1],
+                sender: sender, handle: nil, parentWindow: arguments[0].string ?? "", items: arguments[1],
                 options: arguments[2], invocation: invocation)
         default:
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
@@ -165,30 +165,29 @@ public final class ShareServer {
     /// A call the front took before this service had the name, with its caller's name first
     /// (`WorkerInterfaceXML`). The caller's descriptors come with it.
     fileprivate func handleFromFront(method: String, parameters: OpaquePointer, invocation: OpaquePointer) {
-        let arguments = Variant.children(of: parameters)
-        defer { Variant.release(arguments) }
-        let sender = arguments.first.map(Variant.text(of:)) ?? ""
+        let arguments = GVariant(borrowing: parameters).children
+        let sender = arguments.first?.string ?? ""
         switch (method, arguments.count) {
         case ("ListActivities", 3):
             listActivities(items: arguments[1], options: arguments[2], invocation: invocation)
         case ("Share", 5):
             share(
-                sender: sender, handle: Variant.text(of: arguments[1]), parentWindow: Variant.text(of: arguments[2]),
+                sender: sender, handle: arguments[1].string, parentWindow: arguments[2].string ?? "",
                 items: arguments[3], options: arguments[4], invocation: invocation)
         case ("Close", 2):
             g_dbus_method_invocation_return_value(invocation, nil)
-            if let request = requests[Variant.text(of: arguments[1])], request.sender == sender { request.close() }
+            if let handle = arguments[1].string, let request = requests[handle], request.sender == sender { request.close() }
         default:
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
         }
     }
 
-    private func listActivities(items: OpaquePointer, options: OpaquePointer, invocation: OpaquePointer) {
+    private func listActivities(items: GVariant, options: GVariant, invocation: OpaquePointer) {
         restartIdleTimer()
         do {
             let call = try ServiceCall(items: items, options: options, fileDescriptors: descriptors(of: invocation))
             defer { for descriptor in call.descriptors { close(descriptor) } }
-            g_dbus_method_invocation_return_value(invocation, Variant.tuple([try listing(call)]))
+            try WireListing.encode(listing(call)).withPointer { g_dbus_method_invocation_return_value(invocation, $0) }
         } catch {
             returnError(invocation, message(of: error))
         }
@@ -199,43 +198,38 @@ public final class ShareServer {
     }
 
     /// The sheet's activities for a call, offered first, then the rest with their reasons.
-    private func listing(_ call: ServiceCall) throws -> OpaquePointer {
+    private func listing(_ call: ServiceCall) throws -> [WireActivity] {
         let controller = try host.controller(
             for: call.items, presets: call.presets, excluding: call.exclusions, applicationActivities: call.customActions)
         let sheet = controller.sheet
-        func entry(_ activity: Activity, reason: String?) -> OpaquePointer {
+        func entry(_ activity: Activity, reason: String?) -> WireActivity {
             let name = host.names.entry(for: activity)
-            var entries: [(String, OpaquePointer)] = [
-                ("activity", Variant.string(name.name)), ("activity-type", Variant.string(name.activityType)),
-                ("title", Variant.string(name.title)), ("icon-name", Variant.string(name.iconName)),
-                ("category", Variant.string(name.category)), ("available", Variant.bool(reason == nil)),
-            ]
-            if let reason { entries.append(("reason", Variant.string(reason))) }
-            return Variant.dictionary(entries)
+            return WireActivity(
+                activity: name.name, activityType: name.activityType, title: name.title, iconName: name.iconName,
+                category: name.category, available: reason == nil, reason: reason)
         }
-        return Variant.dictionaries(
-            sheet.activities.map { entry($0, reason: nil) } + sheet.unavailable.map { entry($0.activity, reason: $0.reason) })
+        return sheet.activities.map { entry($0, reason: nil) } + sheet.unavailable.map { entry($0.activity, reason: $0.reason) }
     }
 
     /// Starts a request for `Share`. A caller on the bus is answered with the request's path;
     /// the front, which answered the caller with `handle` already, with nothing (an error means
     /// the request was not taken, and the front tells the caller).
     private func share(
-        sender: String, handle: String?, parentWindow: String, items: OpaquePointer, options: OpaquePointer,
+        sender: String, handle: String?, parentWindow: String, items: GVariant, options: GVariant,
         invocation: OpaquePointer
     ) {
         guard let connection else { return }
         restartIdleTimer()
         // A token that cannot name the request object is refused by the call itself: a Response
         // on a path the caller did not expect would never reach it. (The front checked its own.)
-        if handle == nil, let token = Variant.lookup(options, "handle_token") {
-            defer { g_variant_unref(token) }
-            guard Variant.typeString(of: token) == "s", ServiceNames.isValidToken(Variant.text(of: token)) else {
+        if handle == nil, let token = options.lookup("handle_token") {
+            guard let text = token.string, token.typeString == "s", ServiceNames.isValidToken(text) else {
                 return returnError(invocation, ServiceNames.invalidTokenMessage)
             }
         }
         let answer = { (path: String) in
-            g_dbus_method_invocation_return_value(invocation, handle == nil ? Variant.tuple([Variant.objectPath(path)]) : nil)
+            guard handle == nil else { return g_dbus_method_invocation_return_value(invocation, nil) }
+            GVariant.tuple([.objectPath(path)]).withPointer { g_dbus_method_invocation_return_value(invocation, $0) }
         }
         var call: ServiceCall
         do {
@@ -246,10 +240,10 @@ public final class ShareServer {
             // Response says what was wrong.
             let path = handle ?? requestPath(sender: sender, token: ServiceCall.validToken(in: options) ?? generatedToken())
             answer(path)
-            let (response, results) = ResultVariant.make(ShareResult(failure: ShareError(.usage, message(of: error))))
-            g_dbus_connection_emit_signal(
-                connection, sender, path, ServiceNames.requestInterface, "Response",
-                Variant.tuple([Variant.uint32(response), results]), nil)
+            let response = WireResponse(ShareResult(failure: ShareError(.usage, message(of: error))))
+            response.encode().withPointer {
+                _ = g_dbus_connection_emit_signal(connection, sender, path, ServiceNames.requestInterface, "Response", $0, nil)
+            }
             return
         }
         let path = handle ?? requestPath(sender: sender, token: call.token ?? generatedToken())

@@ -1,4 +1,5 @@
 import CGIO
+import GVariants
 import GLibErrors
 import Glibc
 import ShareServiceProtocol
@@ -174,10 +175,9 @@ final class ServiceFront {
         case (ServiceNames.objectPath, "Share"):
             share(sender: sender, parameters: parameters, descriptors: descriptors, invocation: invocation)
         case (ServiceNames.objectPath, "ListActivities"):
-            let forwarded = Variant.tuple([
-                Variant.string(sender), g_variant_get_child_value(parameters, 0), g_variant_get_child_value(parameters, 1),
-            ])
-            take(.list(invocation: invocation, parameters: g_variant_ref_sink(forwarded), descriptors: descriptors))
+            // The caller's arguments as they came, after its name (WorkerInterfaceXML).
+            let forwarded = GVariant.tuple([.string(sender)] + GVariant(borrowing: parameters).children)
+            take(.list(invocation: invocation, parameters: forwarded.withPointer { g_variant_ref($0) }, descriptors: descriptors))
         case (_, "Close"):
             if let descriptors { g_object_unref(descriptors) }
             guard let request = requests[path] else {
@@ -200,16 +200,15 @@ final class ServiceFront {
     private func share(
         sender: String, parameters: OpaquePointer, descriptors: UnsafeMutablePointer<GUnixFDList>?, invocation: OpaquePointer
     ) {
-        let options = g_variant_get_child_value(parameters, 2)!
-        defer { g_variant_unref(options) }
+        // Only the token is read here; the service reads the rest, and says what is wrong with it.
+        let options = GVariant(taking: g_variant_get_child_value(parameters, 2))
         var token: String?
-        if let value = g_variant_lookup_value(options, "handle_token", nil) {
-            defer { g_variant_unref(value) }
-            guard Variant.typeString(of: value) == "s", ServiceNames.isValidToken(Variant.text(of: value)) else {
+        if let value = options.lookup("handle_token") {
+            guard let text = value.string, value.typeString == "s", ServiceNames.isValidToken(text) else {
                 if let descriptors { g_object_unref(descriptors) }
                 return invalidArguments(invocation, ServiceNames.invalidTokenMessage)
             }
-            token = Variant.text(of: value)
+            token = text
         }
         if token == nil { generatedTokens += 1 }
         let path = ServiceNames.requestPath(
@@ -229,11 +228,8 @@ final class ServiceFront {
         }
         requests[path] = (sender, registration)
         g_dbus_method_invocation_return_value(invocation, Variant.tuple([Variant.objectPath(path)]))
-        let forwarded = Variant.tuple([
-            Variant.string(sender), Variant.objectPath(path), g_variant_get_child_value(parameters, 0),
-            g_variant_get_child_value(parameters, 1), g_variant_get_child_value(parameters, 2),
-        ])
-        take(.share(sender: sender, path: path, parameters: g_variant_ref_sink(forwarded), descriptors: descriptors))
+        let forwarded = GVariant.tuple([.string(sender), .objectPath(path)] + GVariant(borrowing: parameters).children)
+        take(.share(sender: sender, path: path, parameters: forwarded.withPointer { g_variant_ref($0) }, descriptors: descriptors))
     }
 
     private func invalidArguments(_ invocation: OpaquePointer, _ message: String) {
@@ -314,12 +310,12 @@ final class ServiceFront {
 
     /// `Response` 2 to the request's caller, with the reason in the fields `share --json` uses.
     private func respondFailed(sender: String, path: String, _ reason: String) {
-        let results = Variant.dictionary([
-            ("completed", Variant.bool(false)), ("error-code", Variant.string("temporary-failure")),
-            ("error-message", Variant.string(reason)),
-        ])
-        g_dbus_connection_emit_signal(
-            bus, sender, path, ServiceNames.requestInterface, "Response", Variant.tuple([g_variant_new_uint32(2), results]), nil)
+        let response = WireResponse(
+            response: WireResponse.failed,
+            results: WireResults(completed: false, errorCode: "temporary-failure", errorMessage: reason))
+        response.encode().withPointer {
+            _ = g_dbus_connection_emit_signal(bus, sender, path, ServiceNames.requestInterface, "Response", $0, nil)
+        }
         if let request = requests.removeValue(forKey: path) { g_dbus_connection_unregister_object(bus, request.registration) }
     }
 

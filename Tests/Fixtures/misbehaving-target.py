@@ -3,6 +3,7 @@
 #   misbehaving-target.py crash NAME    exits without answering Share
 #   misbehaving-target.py silent NAME   takes Share and never answers
 #   misbehaving-target.py refuse NAME   answers Share with error-message
+#   misbehaving-target.py malformed NAME   answers Share with completed as a string
 #   misbehaving-target.py record NAME   writes what it got (items, names, bytes, options) as JSON to
 #                                       $TARGET_RECORD, then answers completed/sent
 import base64, json, os, sys
@@ -22,6 +23,9 @@ def share(bus, sender, path, interface, method, parameters, invocation):
         return  # the call is never answered; the bus gives up on it only when the caller does
     if mode == "refuse":
         invocation.return_value(GLib.Variant("(a{sv})", ({"error-message": GLib.Variant("s", "the archive is full")},)))
+        return
+    if mode == "malformed":
+        invocation.return_value(GLib.Variant("(a{sv})", ({"completed": GLib.Variant("s", "yes")},)))
         return
     fds = invocation.get_message().get_unix_fd_list()
     record = []

@@ -3,6 +3,9 @@
 // Examples/dbus-client.py; and what `make install` adds for the service and the file managers.
 import Foundation
 import LocalTestSupport
+import ShareServiceProtocol
+import ShareSheetClient
+import Sharing
 import Testing
 
 @Suite("Clients of the share service", .serialized)
@@ -76,6 +79,75 @@ struct ServiceClientTests {
         }
     }
 
+    @Test("--via-service --list --json is --list --json for the same items, answered by ListActivities")
+    func listMatchesTheLocalListing() async throws {
+        try await withBus { home, bus in
+            for arguments in [
+                ["--text", "hi", "https://swift.org"], [Self.sunset.path], [Self.notes.path, "--exclude", "copy"],
+            ] {
+                let remote = try await Share.run(
+                    ["--via-service", "--list", "--json"] + arguments, home: home, extra: bus.environment)
+                #expect(remote.status == 0, "\(arguments): \(remote.standardError)\nservice: \(bus.logTail())")
+                let local = try await Share.run(["--list", "--json"] + arguments, home: home)
+                #expect(local.status == 0, "\(local.standardError)")
+                #expect(remote.standardOutput == local.standardOutput, "\(arguments)")
+                #expect(remote.standardError == local.standardError, "\(arguments)")
+            }
+            #expect(try await bus.ownerPID() != nil, "the service answered")
+            // The listing for people, too.
+            let remote = try await Share.run(["--via-service", "--list", "--text", "hi"], home: home, extra: bus.environment)
+            let local = try await Share.run(["--list", "--text", "hi"], home: home)
+            #expect(remote.standardOutput == local.standardOutput)
+            #expect(remote.standardOutput.contains("Share row:"))
+        }
+    }
+
+    @Test("--via-service --explain: offered and in which row, or not offered and why (69), from ListActivities")
+    func explainThroughTheService() async throws {
+        try await withBus { home, bus in
+            let offered = try await Share.run(
+                ["--via-service", "--explain", "copy", "--text", "hi"], home: home, extra: bus.environment)
+            #expect(offered.status == 0, "\(offered.standardError)\nservice: \(bus.logTail())")
+            #expect(offered.standardOutput.hasPrefix("Copy (copy, com.apple.UIKit.activity.CopyToPasteboard)\nitems:\n"))
+            #expect(offered.standardOutput.hasSuffix("offered: in the action row\n"), "\(offered.standardOutput)")
+            let refused = try await Share.run(
+                ["--via-service", "--explain", "photos", Self.notes.path], home: home, extra: bus.environment)
+            let local = try await Share.run(["--explain", "photos", Self.notes.path], home: home)
+            #expect(refused.status == 69)
+            let notOffered = refused.standardOutput.split(separator: "\n").last { $0.hasPrefix("not offered: ") }
+            #expect(notOffered != nil, "\(refused.standardOutput)")
+            #expect(notOffered.map { local.standardOutput.contains($0) } == true, "local: \(local.standardOutput)")
+            let unknown = try await Share.run(
+                ["--via-service", "--explain", "no-such-thing", "--text", "x"], home: home, extra: bus.environment)
+            let unknownHere = try await Share.run(["--explain", "no-such-thing", "--text", "x"], home: home)
+            #expect(unknown.status == 64)
+            #expect(unknown.standardError == unknownHere.standardError)
+        }
+    }
+
+    // MARK: ShareClient (the Swift client product)
+
+    @Test("ShareClient gives the ShareResult share --json gives: text, a file by descriptor, a refusal")
+    func swiftClient() async throws {
+        try await withBus { home, bus in
+            let client = ShareClient(busAddress: bus.address)
+            let copied = try await client.share([.text("hi")], WireOptions(activity: "copy", interactive: false))
+            #expect(copied.disposition == .copied, "service: \(bus.logTail())")
+            let copiedHere = try await Share.run(["--activity", "copy", "--text", "hi", "--json"], home: home)
+            #expect(copied == (try JSONDecoder().decode(ShareResult.self, from: copiedHere.output)))
+
+            let saved = try await client.share([.file(Self.sunset)], WireOptions(activity: "photos", interactive: false))
+            #expect(saved.completed)
+            #expect(saved.location == home.pictures.appendingPathComponent("sunset.png").path)
+            #expect(filesAreIdentical(home.pictures.appendingPathComponent("sunset.png"), Self.sunset))
+
+            let refused = try await client.share([.file(Self.notes)], WireOptions(activity: "photos", interactive: false))
+            #expect(refused.error?.code == .unavailable)
+            let refusedHere = try await Share.run(["--activity", "photos", Self.notes.path, "--json"], home: home)
+            #expect(refused == (try JSONDecoder().decode(ShareResult.self, from: refusedHere.output)), "\(refusedHere.standardOutput)")
+        }
+    }
+
     @Test("no service to reach: 69 naming why, from the bus or from the missing bus")
     func notRunning() async throws {
         let home = try TemporaryHome(prefix: "service-client")
@@ -124,6 +196,21 @@ struct ServiceClientTests {
             #expect(run.status == 130, "\(run.standardError)\nservice: \(bus.logTail())")
             let object = try JSONSerialization.jsonObject(with: run.output) as? [String: Any]
             #expect(object?["disposition"] as? String == "cancelled")
+            try await driver.waitGone(name: "Copy", role: "push button")
+        }
+    }
+
+    @Test("cancelling ShareClient's task while the sheet is open closes the request: the window goes, the result is cancelled")
+    func swiftClientCancelled() async throws {
+        try await withDesktopAndBus { home, desktop, bus in
+            let client = ShareClient(busAddress: bus.address)
+            let task = Task { try await client.share([.text("never mind")]) }
+            let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
+            try await driver.wait(name: "Copy", role: "push button")
+            task.cancel()
+            let result = try await task.value
+            #expect(result.disposition == .cancelled, "service: \(bus.logTail())")
+            #expect(result.error?.code == .cancelled)
             try await driver.waitGone(name: "Copy", role: "push button")
         }
     }

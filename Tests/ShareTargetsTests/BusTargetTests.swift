@@ -30,7 +30,7 @@ struct BusTargetTests {
             .replacingOccurrences(of: "@EXAMPLEDIR@", with: Self.example.path)
         try exampleEntry.write(to: applications.appendingPathComponent("org.sharesheet.ExampleTarget.desktop"), atomically: true, encoding: .utf8)
         var activatable = ["org.sharesheet.ExampleTarget": [Self.python, Self.example.appendingPathComponent("example-target.py").path]]
-        for mode in ["crash", "silent", "refuse", "record"] {
+        for mode in ["crash", "silent", "refuse", "record", "malformed"] {
             let name = "org.example.\(mode.capitalized)"
             activatable[name] = [Self.python, Self.misbehaving.path, mode, name]
             try """
@@ -115,6 +115,18 @@ struct BusTargetTests {
             let refused = try await Share.run(["--json", "--activity", "org.example.Refuse", photo.path], home: home, extra: environment)
             #expect(refused.status == 69)
             #expect((try json(refused)["error"] as? [String: Any])?["message"] as? String == "Refuse target: the archive is full")
+        }
+    }
+
+    @Test("a target whose result is malformed fails the share, naming the key and the type it should have")
+    func malformedResult() async throws {
+        try await withTargets { home, _, environment in
+            let photo = try home.file("p.png", try Data(contentsOf: Sample.url("sunset.png")))
+            let run = try await Share.run(["--json", "--activity", "org.example.Malformed", photo.path], home: home, extra: environment)
+            #expect(run.status == 75, "\(run.standardError)")
+            #expect(
+                (try json(run)["error"] as? [String: Any])?["message"] as? String
+                    == "Malformed target: org.example.Malformed answered with a malformed result: results: completed must be of type b, not s")
         }
     }
 

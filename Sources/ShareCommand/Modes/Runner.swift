@@ -2,6 +2,7 @@ import Foundation
 import ShareSheet
 import ShareSheetGTK
 import ShareSheetTerminal
+import ShareServiceProtocol
 import Sharing
 
 /// Carries out one invocation in a context.
@@ -173,19 +174,69 @@ struct Runner {
         let request = try ServiceShareRequest(
             invocation: invocation, resolver: resolver, standardInput: standardInput,
             temporaryFolder: context.environment["TMPDIR"] ?? "/tmp")
+        if invocation.mode.lists {
+            let activities = try await ServiceClient.activities(for: request, environment: context.environment)
+            // The items are described here, as --list does; what is offered is the service's answer.
+            let items = try await resolveItems(standardInput: standardInput)
+            if case .explain(let name) = invocation.mode {
+                return try explain(name, activities: activities, items: items)
+            }
+            return try list(SheetListing(wire: activities, items: items, reason: reason))
+        }
         let result = try await ServiceClient.share(
             request, environment: context.environment, insideMainLoop: context.canOpenWindows,
             catchesInterrupts: context.catchesInterrupts)
         return report(result)
     }
 
+    /// The items as `--list` describes them, standard input already read.
+    private func resolveItems(standardInput: ResolvedItem?) async throws -> [ResolvedItem] {
+        let resolver = try resolver()
+        var items: [ResolvedItem] = []
+        for input in invocation.items {
+            if input == .standardInput, let standardInput {
+                items.append(standardInput)
+            } else {
+                items.append(try await resolver.resolve(input))
+            }
+        }
+        return items
+    }
+
+    /// `--via-service --explain NAME`: what the service's sheet says of the activity, for these items.
+    private func explain(_ name: String, activities: [WireActivity], items: [ResolvedItem]) throws -> Termination {
+        // An unknown name is the same mistake, said the same way, as without --via-service.
+        let type = try host.names.type(named: name)
+        guard let found = activities.first(where: { $0.activityType == type.rawValue }) else {
+            throw ShareError(.unavailable, "\(name) is not in the share service's sheet")
+        }
+        var text = "\(found.title) (\(found.activity), \(found.activityType))\n"
+        text += "items:\n"
+        let labelWidth = items.map(\.label.count).max() ?? 0
+        for item in items {
+            text += "  " + item.label.padding(labelWidth) + "  " + ItemKind.of(item.value).description + "\n"
+        }
+        if let why = found.reason, !found.available {
+            text += "not offered: \(reason(why))\n"
+        } else {
+            text += "offered: in the \(found.category) row\n"
+        }
+        context.standardOutput.write(text)
+        return found.available ? .success : Termination(status: Termination.status(of: .unavailable), message: nil)
+    }
+
     // MARK: --list
 
     private func list(_ sheet: ActivitySheet, items: [ResolvedItem]) throws -> Termination {
-        let listing = SheetListing(
-            items: zip(items, sheet.itemKinds).map { SheetListing.Item(label: $0.label, kind: $1) },
-            share: sheet.shareRow.map(entry), action: sheet.actionRow.map(entry),
-            unavailable: sheet.unavailable.map { entry($0.activity, reason: reason($0.reason)) })
+        try list(
+            SheetListing(
+                items: zip(items, sheet.itemKinds).map { SheetListing.Item(label: $0.label, kind: $1) },
+                share: sheet.shareRow.map(entry), action: sheet.actionRow.map(entry),
+                unavailable: sheet.unavailable.map { entry($0.activity, reason: reason($0.reason)) }))
+    }
+
+    /// Prints a listing, as JSON or for people.
+    private func list(_ listing: SheetListing) throws -> Termination {
         if let format = try JSONOutput.format(json: invocation.json, pretty: invocation.pretty, command: "") {
             try JSONOutput.write(listing, format: format, to: context)
             return .success

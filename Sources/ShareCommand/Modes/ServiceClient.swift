@@ -1,6 +1,8 @@
 import CGIO
 import Foundation
 import GLibErrors
+import GVariants
+import ShareServiceProtocol
 import ShareSheet
 import ShareSheetSystem
 import ShareSheetTerminal
@@ -8,19 +10,19 @@ import Sharing
 import UniformTypes
 
 // `share --via-service`: the command as a client of the share service (SPEC §8), so a sandboxed
-// terminal shares through the host. Files go as descriptors, the rest as the interface spells
-// it (Resources/dbus/org.sharesheet.ShareSheet1.xml); the Response becomes the same
-// `ShareResult` the local command reports.
+// terminal shares through the host. Files go as descriptors, the rest as the wire format spells
+// it (ShareServiceProtocol); the Response becomes the same `ShareResult` the local command
+// reports, and `ListActivities` the same listing as `--list`.
 
 // MARK: The request
 
-/// One `Share` call built from the command line: items and options as the interface types them,
-/// and the descriptors of the files, which it closes when it goes away.
+/// One `Share` or `ListActivities` call built from the command line: items and options in the
+/// wire format, and the descriptors of the files, which it closes when it goes away.
 final class ServiceShareRequest {
-    /// The items, one `a{sv}` each.
-    let items: [[(String, BusValue)]]
-    /// The call's options (`a{sv}`), `handle_token` left to the client.
-    let options: [(String, BusValue)]
+    /// The items, files as indexes into `descriptors`.
+    let items: [WireItem]
+    /// The call's options, `handle_token` left to the client.
+    let options: WireOptions
     /// The descriptors the items' `h` values index, in order.
     let descriptors: [Int32]
     /// The descriptors this request opened and closes.
@@ -29,12 +31,7 @@ final class ServiceShareRequest {
     /// Throws the usage error of an invocation that cannot go to the service, before anything
     /// is read.
     static func check(_ invocation: Invocation) throws {
-        switch invocation.mode {
-        case .list, .explain:
-            throw ShareError(.usage, "--via-service works with --activity or the sheet, not with --list or --explain")
-        default: break
-        }
-        if invocation.sheetStyle == .terminal {
+        if invocation.sheetStyle == .terminal, !invocation.mode.lists {
             throw ShareError(.usage, "--via-service shows the sheet in the service's window, not with --terminal")
         }
         if invocation.items.isEmpty { throw ShareError(.usage, "nothing to share: give a file, a URL, - or --text") }
@@ -55,21 +52,18 @@ final class ServiceShareRequest {
         invocation: Invocation, resolver: ItemResolver, standardInput: ResolvedItem?, temporaryFolder: String
     ) throws {
         try Self.check(invocation)
-        var items: [[(String, BusValue)]] = []
+        var items: [WireItem] = []
         var descriptors: [Int32] = []
         var owned: [Int32] = []
-        func descriptorItem(_ descriptor: Int32, name: String?, mimeType: String?) -> [(String, BusValue)] {
+        func descriptorItem(_ descriptor: Int32, name: String?, mimeType: String?) -> WireItem {
             descriptors.append(descriptor)
-            var item: [(String, BusValue)] = [("fd", .handle(Int32(descriptors.count - 1)))]
-            if let name { item.append(("name", .string(name))) }
-            if let mimeType { item.append(("mime-type", .string(mimeType))) }
-            return item
+            return .file(descriptor: Int32(descriptors.count - 1), name: name, mimeType: mimeType)
         }
         do {
             for input in invocation.items {
                 switch input {
                 case .text(let text):
-                    items.append([("text", .string(text))])
+                    items.append(.text(text))
                 case .standardInput:
                     // Read and sniffed by the caller as `share -` does: text goes as text, an
                     // image or other bytes as a file of their own.
@@ -79,7 +73,7 @@ final class ServiceShareRequest {
                     let bytes: (data: Data, name: String, type: UTType)
                     switch resolved.value {
                     case let text as String:
-                        items.append([("text", .string(text))])
+                        items.append(.text(text))
                         continue
                     case let file as URL where resolved.spooledFile != nil:
                         // Too large for memory: the spooled file's own descriptor.
@@ -112,7 +106,7 @@ final class ServiceShareRequest {
                     let resolved = try resolver.item(for: operand)
                     guard let url = resolved.value as? URL else { throw ShareError(.badData, "\(operand): not a file or a link") }
                     guard url.isFileURL else {
-                        items.append([("uri", .string(url.absoluteString))])
+                        items.append(.uri(url.absoluteString))
                         continue
                     }
                     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
@@ -129,19 +123,19 @@ final class ServiceShareRequest {
             throw error
         }
 
-        var options: [(String, BusValue)] = []
-        if case .activity(let name) = invocation.mode {
-            options += [("activity", .string(name)), ("interactive", .boolean(false))]
-        } else {
-            options.append(("interactive", .boolean(true)))
+        var options = WireOptions(excludedActivities: invocation.exclusions)
+        // A listing takes only the exclusions; a share its presets and whether to ask.
+        if !invocation.mode.lists {
+            if case .activity(let name) = invocation.mode {
+                options.activity = name
+                options.interactive = false
+            } else {
+                options.interactive = true
+            }
+            options.subject = invocation.subject
+            if !invocation.recipients.isEmpty { options.fields.append(.init("to", invocation.recipients.joined(separator: ","))) }
+            options.fields += invocation.presets.settings.map { WireOptions.Field($0.key, $0.value) }
         }
-        if let subject = invocation.subject { options.append(("subject", .string(subject))) }
-        var fields: [(String, String)] = []
-        if !invocation.recipients.isEmpty { fields.append(("to", invocation.recipients.joined(separator: ","))) }
-        let presets = invocation.presets
-        fields += presets.settings.map { ($0.key, $0.value) }
-        if !fields.isEmpty { options.append(("fields", .stringPairs(fields))) }
-        if !invocation.exclusions.isEmpty { options.append(("excluded-activities", .strings(invocation.exclusions))) }
 
         self.items = items
         self.options = options
@@ -154,140 +148,13 @@ final class ServiceShareRequest {
     }
 }
 
-/// A value the `Share` call sends, with the D-Bus type the interface gives it.
-enum BusValue {
-    /// `s`
-    case string(String)
-    /// `b`
-    case boolean(Bool)
-    /// `h`: an index into the message's descriptor list.
-    case handle(Int32)
-    /// `as`
-    case strings([String])
-    /// `a{ss}`, in order.
-    case stringPairs([(String, String)])
-
-    /// A new floating `GVariant` (the call that receives it takes it).
-    fileprivate var variant: OpaquePointer {
+extension Invocation.Mode {
+    /// `--list` and `--explain`: answered from `ListActivities`, nothing shared.
+    var lists: Bool {
         switch self {
-        case .string(let text): return g_variant_new_string(text)
-        case .boolean(let value): return g_variant_new_boolean(value ? 1 : 0)
-        case .handle(let index): return g_variant_new_handle(index)
-        case .strings(let texts):
-            return Variants.array(of: Variants.type("s"), texts.map { g_variant_new_string($0) })
-        case .stringPairs(let pairs):
-            return Variants.array(
-                of: Variants.type("{ss}"),
-                pairs.map { g_variant_new_dict_entry(g_variant_new_string($0.0), g_variant_new_string($0.1)) })
+        case .list, .explain: return true
+        default: return false
         }
-    }
-}
-
-/// Building and reading `GVariant`s without the variadic calls Swift cannot use.
-private enum Variants {
-    /// A `GVariantType` for a type string; the string lives as long as the program.
-    static func type(_ text: StaticString) -> OpaquePointer { OpaquePointer(text.utf8Start) }
-
-    /// An array of `children` (floating references, taken), empty arrays included.
-    static func array(of childType: OpaquePointer, _ children: [OpaquePointer?]) -> OpaquePointer {
-        var children = children
-        return g_variant_new_array(childType, &children, gsize(children.count))
-    }
-
-    /// An `a{sv}` dictionary, in order.
-    static func dictionary(_ entries: [(String, BusValue)]) -> OpaquePointer {
-        array(
-            of: type("{sv}"),
-            entries.map { g_variant_new_dict_entry(g_variant_new_string($0.0), g_variant_new_variant($0.1.variant)) })
-    }
-
-    /// A string child's text.
-    static func string(_ variant: OpaquePointer) -> String {
-        String(cString: g_variant_get_string(variant, nil))
-    }
-
-    /// An `a{sv}` as a Swift dictionary of the values the results use.
-    static func results(_ dictionary: OpaquePointer) -> [String: ResultValue] {
-        var results: [String: ResultValue] = [:]
-        for index in 0..<g_variant_n_children(dictionary) {
-            let entry = g_variant_get_child_value(dictionary, index)
-            let key = g_variant_get_child_value(entry, 0)
-            let boxed = g_variant_get_child_value(entry, 1)
-            let value = g_variant_get_variant(boxed)
-            results[string(key!)] = ResultValue(value!)
-            g_variant_unref(value)
-            g_variant_unref(boxed)
-            g_variant_unref(key)
-            g_variant_unref(entry)
-        }
-        return results
-    }
-}
-
-// MARK: The response
-
-/// A value of the Response's results, as far as the command reads them.
-enum ResultValue: Sendable, Equatable {
-    case string(String)
-    case boolean(Bool)
-    case strings([String])
-    /// Any other type, as GLib prints it.
-    case other(String)
-
-    fileprivate init(_ variant: OpaquePointer) {
-        if g_variant_is_of_type(variant, Variants.type("s")) != 0 {
-            self = .string(Variants.string(variant))
-        } else if g_variant_is_of_type(variant, Variants.type("b")) != 0 {
-            self = .boolean(g_variant_get_boolean(variant) != 0)
-        } else if g_variant_is_of_type(variant, Variants.type("as")) != 0 {
-            self = .strings(
-                (0..<g_variant_n_children(variant)).map { index in
-                    let child = g_variant_get_child_value(variant, index)!
-                    defer { g_variant_unref(child) }
-                    return Variants.string(child)
-                })
-        } else {
-            let printed = g_variant_print(variant, 1)
-            defer { g_free(printed) }
-            self = .other(printed.map { String(cString: $0) } ?? "")
-        }
-    }
-
-    var string: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-}
-
-extension ShareResult {
-    /// The result a Response carries: `response` 0 done, 1 dismissed, 2 failed, and the results'
-    /// keys (activity, activity-type, completed, disposition, location, returned-items,
-    /// fallback-message, fallback-hint, error-code, error-message, error-hint), each present when it has a
-    /// value.
-    init(response: UInt32, results: [String: ResultValue]) {
-        var completed = response == 0
-        if case .boolean(let value) = results["completed"] { completed = value }
-        var disposition = results["disposition"]?.string.flatMap(ShareDisposition.init(rawValue:))
-        if disposition == nil, response == 1 { disposition = .cancelled }
-        if disposition == nil, response == 2 { disposition = .failed }
-        var returnedItems: [String] = []
-        if case .strings(let items) = results["returned-items"] { returnedItems = items }
-        let fallback = results["fallback-message"]?.string.map {
-            ActivityFallback(message: $0, hint: results["fallback-hint"]?.string ?? "")
-        }
-        var failure: Failure?
-        let code = results["error-code"]?.string
-        let message = results["error-message"]?.string
-        if code != nil || message != nil || response != 0 {
-            let kind = code.flatMap(ShareError.Kind.init(rawValue:)) ?? (response == 1 ? .cancelled : .ioError)
-            failure = Failure(
-                code: kind, message: message ?? (kind == .cancelled ? "dismissed" : "the share service gave no reason"),
-                hint: results["error-hint"]?.string)
-        }
-        self.init(
-            activityType: results["activity-type"]?.string, activity: results["activity"]?.string, completed: completed,
-            disposition: disposition, location: results["location"]?.string, returnedItems: returnedItems,
-            fallback: fallback, error: failure)
     }
 }
 
@@ -296,10 +163,10 @@ extension ShareResult {
 /// The share service's client on the session bus.
 @MainActor
 enum ServiceClient {
-    static let busName = "org.sharesheet.ShareSheet"
-    static let objectPath = "/org/sharesheet/ShareSheet"
-    static let interfaceName = "org.sharesheet.ShareSheet1"
-    static let requestInterfaceName = "org.sharesheet.Request1"
+    static let busName = ServiceNames.busName
+    static let objectPath = ServiceNames.objectPath
+    static let interfaceName = ServiceNames.interface
+    static let requestInterfaceName = ServiceNames.requestInterface
     /// How long a Close may take to bring its Response before the command ends anyway.
     static let closeGrace: Duration = .seconds(5)
 
@@ -357,8 +224,8 @@ enum ServiceClient {
                 if let result = early[path] { return result }
                 handle = path
                 if interrupted { close(path, on: connection) }
-            case .response(let path, let code, let results):
-                let result = ShareResult(response: code, results: results)
+            case .response(let path, let response):
+                let result = ShareResult(response)
                 if path == handle { return result }
                 early[path] = result
             case .ownerChanged(let old, let new):
@@ -378,6 +245,44 @@ enum ServiceClient {
             }
         }
         return .dismissed
+    }
+
+    /// Asks the service what its sheet would offer for `request`'s items (`ListActivities`).
+    /// - Throws: a `ShareError` (`.unavailable` when the service cannot be reached, `.ioError`
+    ///   for a reply that is not a listing).
+    static func activities(for request: ServiceShareRequest, environment: [String: String]) async throws -> [WireActivity] {
+        let connection = try connect(environment)
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        let fileList = try descriptorList(request)
+        defer { g_object_unref(fileList) }
+        let reply: GVariant = try await withCheckedThrowingContinuation { continuation in
+            WireItemsCall(items: request.items, options: request.options).encode().withPointer { parameters in
+                g_dbus_connection_call_with_unix_fd_list(
+                    connection, busName, objectPath, interfaceName, "ListActivities", parameters, Variant.type("(aa{sv})"),
+                    G_DBUS_CALL_FLAGS_NONE, -1, fileList, nil, listReplied,
+                    Unmanaged.passRetained(ReplySink(continuation)).toOpaque())
+            }
+        }
+        do {
+            return try WireListing.decode(reply)
+        } catch let malformed as WireError {
+            throw ShareError(.ioError, "the share service: \(malformed.message)")
+        }
+    }
+
+    /// The descriptors of `request`'s files, in a list a call sends (the list keeps duplicates).
+    /// - Throws: a `ShareError` when one cannot be added (EMFILE).
+    private static func descriptorList(_ request: ServiceShareRequest) throws -> UnsafeMutablePointer<GUnixFDList> {
+        let fileList = g_unix_fd_list_new()!
+        for descriptor in request.descriptors {
+            var error: UnsafeMutablePointer<GError>?
+            if g_unix_fd_list_append(fileList, descriptor, &error) < 0 {
+                g_object_unref(fileList)
+                let failure = GLibError(taking: &error, call: "g_unix_fd_list_append")
+                throw ShareError(.ioError, "cannot pass a file to the share service: \(failure.message)")
+            }
+        }
+        return fileList
     }
 
     /// The session bus from `environment`'s `DBUS_SESSION_BUS_ADDRESS`, else
@@ -422,24 +327,22 @@ enum ServiceClient {
         _ connection: OpaquePointer, request: ServiceShareRequest, token: String,
         sink: AsyncStream<BusEvent>.Continuation
     ) {
-        let fileList = g_unix_fd_list_new()!
-        defer { g_object_unref(fileList) }
-        for descriptor in request.descriptors {
-            var error: UnsafeMutablePointer<GError>?
-            // The list keeps a duplicate; an error here (EMFILE) ends the share before the call.
-            if g_unix_fd_list_append(fileList, descriptor, &error) < 0 {
-                let failure = GLibError(taking: &error, call: "g_unix_fd_list_append")
-                sink.yield(.replied(.failure(ShareError(.ioError, "cannot pass a file to the share service: \(failure.message)"))))
-                return
-            }
+        // An error here (EMFILE) ends the share before the call.
+        let fileList: UnsafeMutablePointer<GUnixFDList>
+        do {
+            fileList = try descriptorList(request)
+        } catch {
+            sink.yield(.replied(.failure(error as? ShareError ?? ShareError(.ioError, "\(error)"))))
+            return
         }
-        let items = Variants.array(of: Variants.type("a{sv}"), request.items.map { Variants.dictionary($0) })
-        let options = Variants.dictionary([("handle_token", .string(token))] + request.options)
-        var arguments: [OpaquePointer?] = [g_variant_new_string(""), items, options]
-        let parameters = g_variant_new_tuple(&arguments, 3)
-        g_dbus_connection_call_with_unix_fd_list(
-            connection, busName, objectPath, interfaceName, "Share", parameters, Variants.type("(o)"),
-            G_DBUS_CALL_FLAGS_NONE, -1, fileList, nil, shareReplied, Unmanaged.passRetained(CallSink(sink)).toOpaque())
+        defer { g_object_unref(fileList) }
+        var options = request.options
+        options.handleToken = token
+        WireShareCall(items: request.items, options: options).encode().withPointer { parameters in
+            g_dbus_connection_call_with_unix_fd_list(
+                connection, busName, objectPath, interfaceName, "Share", parameters, Variant.type("(o)"),
+                G_DBUS_CALL_FLAGS_NONE, -1, fileList, nil, shareReplied, Unmanaged.passRetained(CallSink(sink)).toOpaque())
+        }
     }
 
     /// Asks the service to dismiss the request; its Response follows.
@@ -455,8 +358,8 @@ enum ServiceClient {
 enum BusEvent: Sendable {
     /// The Share call's reply: the request's path, or why it failed.
     case replied(Result<String, ShareError>)
-    /// A request's Response: its path, the response and the results.
-    case response(String, UInt32, [String: ResultValue])
+    /// A request's Response: its path, and the response with its results.
+    case response(String, WireResponse)
     /// The service's bus name changed owner ("" when none).
     case ownerChanged(old: String, new: String)
     /// Ctrl-C.
@@ -498,6 +401,13 @@ private final class SignalSink: Sendable {
     }
 }
 
+/// Carries the ListActivities call's reply to the task waiting for it.
+private final class ReplySink: Sendable {
+    let continuation: CheckedContinuation<GVariant, any Error>
+
+    init(_ continuation: CheckedContinuation<GVariant, any Error>) { self.continuation = continuation }
+}
+
 /// Carries the Share call's reply into the client's event stream.
 private final class CallSink: Sendable {
     let events: AsyncStream<BusEvent>.Continuation
@@ -512,26 +422,26 @@ private func deliverSignal(
 ) {
     guard let data, let parameters else { return }
     let sink = Unmanaged<SignalSink>.fromOpaque(data).takeUnretainedValue()
+    let arguments = GVariant(borrowing: parameters)
     switch sink.kind {
     case .response:
-        guard g_variant_is_of_type(parameters, Variants.type("(ua{sv})")) != 0 else { return }
-        let code = g_variant_get_child_value(parameters, 0)!
-        let results = g_variant_get_child_value(parameters, 1)!
-        defer {
-            g_variant_unref(code)
-            g_variant_unref(results)
-        }
         let path = path.map { String(cString: $0) } ?? ""
-        sink.events.yield(.response(path, g_variant_get_uint32(code), Variants.results(results)))
-    case .ownerChanged:
-        guard g_variant_is_of_type(parameters, Variants.type("(sss)")) != 0 else { return }
-        let old = g_variant_get_child_value(parameters, 1)!
-        let new = g_variant_get_child_value(parameters, 2)!
-        defer {
-            g_variant_unref(old)
-            g_variant_unref(new)
+        let response: WireResponse
+        do {
+            response = try WireResponse(decoding: arguments)
+        } catch let malformed as WireError {
+            // Still the end of the request: a failure saying what was wrong with the signal.
+            response = WireResponse(
+                response: WireResponse.failed,
+                results: WireResults(completed: false, errorCode: "io-error", errorMessage: "the share service: \(malformed.message)"))
+        } catch {
+            return
         }
-        sink.events.yield(.ownerChanged(old: Variants.string(old), new: Variants.string(new)))
+        sink.events.yield(.response(path, response))
+    case .ownerChanged:
+        guard arguments.typeString == "(sss)" else { return }
+        let names = arguments.children.map { $0.string ?? "" }
+        sink.events.yield(.ownerChanged(old: names[1], new: names[2]))
     }
 }
 
@@ -549,8 +459,18 @@ private func shareReplied(_ source: UnsafeMutablePointer<GObject>?, _ result: Op
         sink.events.yield(.replied(.failure(GLibError(taking: &error, call: "g_dbus_connection_call_with_unix_fd_list_finish").shareError)))
         return
     }
-    let path = g_variant_get_child_value(reply, 0)!
-    sink.events.yield(.replied(.success(Variants.string(path))))
-    g_variant_unref(path)
-    g_variant_unref(reply)
+    sink.events.yield(.replied(.success(GVariant(taking: reply).children.first?.string ?? "")))
+}
+
+private func listReplied(_ source: UnsafeMutablePointer<GObject>?, _ result: OpaquePointer?, _ data: gpointer?) {
+    guard let data else { return }
+    let sink = Unmanaged<ReplySink>.fromOpaque(data).takeRetainedValue()
+    var error: UnsafeMutablePointer<GError>?
+    guard let reply = g_dbus_connection_call_with_unix_fd_list_finish(OpaquePointer(source), nil, result, &error)
+    else {
+        sink.continuation.resume(
+            throwing: GLibError(taking: &error, call: "g_dbus_connection_call_with_unix_fd_list_finish").shareError)
+        return
+    }
+    sink.continuation.resume(returning: GVariant(taking: reply))
 }

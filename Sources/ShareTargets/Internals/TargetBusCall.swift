@@ -3,6 +3,7 @@ import Foundation
 import GLibErrors
 import GVariants
 import ShareSheet
+import ShareServiceProtocol
 import ShareSheetSystem
 
 /// What a target answered: `Share`'s result dictionary (an `Exec=` target's is made here).
@@ -47,25 +48,27 @@ struct TargetBusCall: Sendable {
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
         let descriptors = g_unix_fd_list_new()!
         defer { g_object_unref(UnsafeMutableRawPointer(descriptors)) }
-        var entries: [OpaquePointer] = []
-        for item in items { entries.append(try encode(item, into: descriptors)) }
-        var options: [(String, OpaquePointer)] = []
-        if let subject { options.append(("subject", Variant.string(subject))) }
-        let parameters = Variant.tuple([Variant.dictionaries(entries), Variant.dictionary(options)])
+        let call = WireItemsCall(
+            items: try items.map { try encode($0, into: descriptors) }, options: WireOptions(subject: subject))
         var error: UnsafeMutablePointer<GError>?
-        let reply = g_dbus_connection_call_with_unix_fd_list_sync(
-            connection, busName, ShareTarget.objectPath(forBusName: busName), Self.interface, "Share", parameters,
-            Variant.type("(a{sv})"), G_DBUS_CALL_FLAGS_NONE, Int32(min(timeout * 1000, Double(Int32.max))), descriptors,
-            nil, cancellable.pointer, &error)
+        let reply = call.encode().withPointer { parameters in
+            g_dbus_connection_call_with_unix_fd_list_sync(
+                connection, busName, ShareTarget.objectPath(forBusName: busName), Self.interface, "Share", parameters,
+                Variant.type("(a{sv})"), G_DBUS_CALL_FLAGS_NONE, Int32(min(timeout * 1000, Double(Int32.max))), descriptors,
+                nil, cancellable.pointer, &error)
+        }
         guard let reply else {
             throw failure(GLibError(taking: &error, call: "g_dbus_connection_call_with_unix_fd_list_sync"))
         }
-        defer { g_variant_unref(reply) }
-        let result = g_variant_get_child_value(reply, 0)!
-        defer { g_variant_unref(result) }
+        let results: WireResults
+        do {
+            results = try WireResults(decoding: GVariant(taking: reply).children[0])
+        } catch let malformed as WireError {
+            throw ShareError(.temporaryFailure, "\(title): \(busName) answered with a malformed result: \(malformed.message)")
+        }
         return TargetReply(
-            completed: boolean(result, "completed"), disposition: string(result, "disposition"),
-            location: string(result, "location"), errorMessage: string(result, "error-message"))
+            completed: results.completed, disposition: results.disposition, location: results.location,
+            errorMessage: results.errorMessage)
     }
 
     private func connect(_ cancellable: TargetCancellation) throws -> OpaquePointer {
@@ -86,11 +89,11 @@ struct TargetBusCall: Sendable {
         return connection
     }
 
-    /// An item's `a{sv}`: `text`, `uri`, or `fd` with `name` and `mime-type`.
-    private func encode(_ item: TargetItem, into descriptors: UnsafeMutablePointer<GUnixFDList>) throws -> OpaquePointer {
+    /// An item as the wire gives it: `text`, `uri`, or `fd` with `name` and `mime-type`.
+    private func encode(_ item: TargetItem, into descriptors: UnsafeMutablePointer<GUnixFDList>) throws -> WireItem {
         switch item {
-        case .text(let text): return Variant.dictionary([("text", Variant.string(text))])
-        case .uri(let uri): return Variant.dictionary([("uri", Variant.string(uri))])
+        case .text(let text): return .text(text)
+        case .uri(let uri): return .uri(uri)
         case .file(let path, let name, let mimeType):
             let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
             guard descriptor >= 0 else {
@@ -107,14 +110,12 @@ struct TargetBusCall: Sendable {
 
     private func descriptorEntry(
         _ descriptor: Int32, name: String, mimeType: String?, into descriptors: UnsafeMutablePointer<GUnixFDList>
-    ) throws -> OpaquePointer {
+    ) throws -> WireItem {
         var error: UnsafeMutablePointer<GError>?
         // The list keeps a duplicate; the caller closes its own.
         let index = g_unix_fd_list_append(descriptors, descriptor, &error)
         guard index >= 0 else { throw ShareError(.ioError, "\(name): \(GLibError(taking: &error, call: "g_unix_fd_list_append").message)") }
-        var entry: [(String, OpaquePointer)] = [("fd", Variant.handle(index)), ("name", Variant.string(name))]
-        if let mimeType { entry.append(("mime-type", Variant.string(mimeType))) }
-        return Variant.dictionary(entry)
+        return .file(descriptor: index, name: name, mimeType: mimeType)
     }
 
     /// A failed call as a share error: what people need to know, in one line.
@@ -140,18 +141,6 @@ struct TargetBusCall: Sendable {
     /// "2 s", "1.5 s".
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
-    }
-
-    private func string(_ dictionary: OpaquePointer, _ key: String) -> String? {
-        guard let value = Variant.lookup(dictionary, key) else { return nil }
-        defer { g_variant_unref(value) }
-        return Variant.typeString(of: value) == "s" ? Variant.text(of: value) : nil
-    }
-
-    private func boolean(_ dictionary: OpaquePointer, _ key: String) -> Bool? {
-        guard let value = Variant.lookup(dictionary, key) else { return nil }
-        defer { g_variant_unref(value) }
-        return Variant.typeString(of: value) == "b" ? g_variant_get_boolean(value) != 0 : nil
     }
 
     /// Runs blocking work (a D-Bus call that may wait a minute, a launch) on a thread of its

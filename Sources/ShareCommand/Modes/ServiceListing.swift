@@ -1,0 +1,23 @@
+import ShareServiceProtocol
+import ShareSheet
+import Sharing
+
+extension SheetListing {
+    /// The listing of `share --via-service --list`: the rows as the service's `ListActivities`
+    /// gives them (available ones in their category's row, in order, then the rest), the items
+    /// as this command resolved them.
+    /// - Parameter reason: the command's words for a reason.
+    init(wire activities: [WireActivity], items: [ResolvedItem], reason: (String) -> String) {
+        func entry(_ activity: WireActivity) -> Entry {
+            Entry(
+                name: activity.activity, type: activity.activityType.isEmpty ? nil : activity.activityType,
+                title: activity.title, reason: activity.available ? nil : activity.reason.map(reason))
+        }
+        let offered = activities.filter(\.available)
+        self.init(
+            items: items.map { Item(label: $0.label, kind: ItemKind.of($0.value)) },
+            share: offered.filter { $0.category == "share" }.map(entry),
+            action: offered.filter { $0.category != "share" }.map(entry),
+            unavailable: activities.filter { !$0.available }.map(entry))
+    }
+}

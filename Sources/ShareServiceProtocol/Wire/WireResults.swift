@@ -1,0 +1,122 @@
+import GVariants
+
+/// The results of a share (SPEC §6's outcome, as `Response` and a target's `Share` carry them),
+/// each field present only when it has a value — the fields and words of `share --json`.
+public struct WireResults: Equatable, Sendable {
+    /// `activity`: the CLI name, or `app.ID`.
+    public var activity: String?
+    /// `activity-type`
+    public var activityType: String?
+    /// `completed` (b)
+    public var completed: Bool?
+    /// `disposition`: sent, queued, saved, handed-off, opened, copied, posted, printed, cancelled, failed.
+    public var disposition: String?
+    /// `location`: the path, URL or job id where the work went.
+    public var location: String?
+    /// `returned-items` (as)
+    public var returnedItems: [String]
+    /// `fallback-message`, `fallback-hint`: a fallback, said in words.
+    public var fallbackMessage: String?
+    /// `fallback-hint`: the one command or key that changes the fallback.
+    public var fallbackHint: String?
+    /// `error-code`: a `ShareError.Kind` raw value.
+    public var errorCode: String?
+    /// `error-message`
+    public var errorMessage: String?
+    /// `error-field`: the form field a person must fill in.
+    public var errorField: String?
+    /// `error-setting`: the configuration key that changes the outcome.
+    public var errorSetting: String?
+    /// `error-hint`
+    public var errorHint: String?
+
+    /// Results with the fields given; the rest absent.
+    public init(
+        activity: String? = nil, activityType: String? = nil, completed: Bool? = nil, disposition: String? = nil,
+        location: String? = nil, returnedItems: [String] = [], fallbackMessage: String? = nil, fallbackHint: String? = nil,
+        errorCode: String? = nil, errorMessage: String? = nil, errorField: String? = nil, errorSetting: String? = nil,
+        errorHint: String? = nil
+    ) {
+        self.activity = activity
+        self.activityType = activityType
+        self.completed = completed
+        self.disposition = disposition
+        self.location = location
+        self.returnedItems = returnedItems
+        self.fallbackMessage = fallbackMessage
+        self.fallbackHint = fallbackHint
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+        self.errorField = errorField
+        self.errorSetting = errorSetting
+        self.errorHint = errorHint
+    }
+
+    /// The results' `a{sv}`.
+    public func encode() -> GVariant {
+        var entries = WireEntries()
+        entries.add("activity", activity)
+        entries.add("activity-type", activityType)
+        entries.add("completed", completed)
+        entries.add("disposition", disposition)
+        entries.add("location", location)
+        if !returnedItems.isEmpty { entries.add("returned-items", .strings(returnedItems)) }
+        entries.add("fallback-message", fallbackMessage)
+        entries.add("fallback-hint", fallbackHint)
+        entries.add("error-code", errorCode)
+        entries.add("error-message", errorMessage)
+        entries.add("error-field", errorField)
+        entries.add("error-setting", errorSetting)
+        entries.add("error-hint", errorHint)
+        return entries.variant
+    }
+
+    /// Reads results; keys it does not know are ignored.
+    /// - Throws: `WireError` naming a known key of the wrong type.
+    public init(decoding value: GVariant) throws {
+        let results = try WireDictionary(value, place: "results: ", name: "results")
+        self.init(
+            activity: try results.string("activity"), activityType: try results.string("activity-type"),
+            completed: try results.bool("completed"), disposition: try results.string("disposition"),
+            location: try results.string("location"), returnedItems: try results.strings("returned-items") ?? [],
+            fallbackMessage: try results.string("fallback-message"), fallbackHint: try results.string("fallback-hint"),
+            errorCode: try results.string("error-code"), errorMessage: try results.string("error-message"),
+            errorField: try results.string("error-field"), errorSetting: try results.string("error-setting"),
+            errorHint: try results.string("error-hint"))
+    }
+}
+
+/// The `Response` signal of a request: `response` 0 done, 1 dismissed or cancelled, 2 failed,
+/// and the results.
+public struct WireResponse: Equatable, Sendable {
+    /// `response`: `done`, `dismissed` or `failed`.
+    public var response: UInt32
+    /// `results`
+    public var results: WireResults
+
+    /// The share ended as it should.
+    public static let done: UInt32 = 0
+    /// The person dismissed the sheet, or the caller closed the request.
+    public static let dismissed: UInt32 = 1
+    /// The share failed; the results say why.
+    public static let failed: UInt32 = 2
+
+    /// A Response with its results.
+    public init(response: UInt32, results: WireResults) {
+        self.response = response
+        self.results = results
+    }
+
+    /// The signal's arguments, `(ua{sv})`.
+    public func encode() -> GVariant { .tuple([.uint32(response), results.encode()]) }
+
+    /// Reads the signal's arguments.
+    /// - Throws: `WireError` when they are not `(ua{sv})` or a result is of the wrong type.
+    public init(decoding value: GVariant) throws {
+        guard value.typeString == "(ua{sv})" else {
+            throw WireError("Response must be of type (ua{sv}), not \(value.typeString)")
+        }
+        let fields = value.children
+        self.init(response: fields[0].uint32 ?? Self.failed, results: try WireResults(decoding: fields[1]))
+    }
+}

@@ -1,0 +1,57 @@
+import ShareServiceProtocol
+import ShareSheet
+
+// A share's result on the wire (SPEC §6, §8): the library's `ShareResult` as the `Response`
+// signal carries it, and back, so `share --json`, the service and its clients say the same.
+
+extension WireResponse {
+    /// The `Response` for `result`: 0 done, 1 dismissed or cancelled, 2 failed, and the fields
+    /// that have a value.
+    public init(_ result: ShareResult) {
+        var results = WireResults(
+            activity: result.activity, activityType: result.activityType, completed: result.completed,
+            disposition: result.disposition?.rawValue, location: result.location, returnedItems: result.returnedItems,
+            fallbackMessage: result.fallback?.message, fallbackHint: result.fallback?.hint)
+        if let error = result.error {
+            results.errorCode = error.code.rawValue
+            results.errorMessage = error.message
+            results.errorHint = error.hint
+        }
+        let response: UInt32
+        if result.completed {
+            response = Self.done
+        } else if result.disposition == .cancelled || result.error?.code == .cancelled {
+            response = Self.dismissed
+        } else {
+            response = Self.failed
+        }
+        self.init(response: response, results: results)
+    }
+}
+
+extension ShareResult {
+    /// The result a `Response` carries; a missing field is made from `response` (1 is a
+    /// dismissal, 2 a failure the service gave no reason for).
+    public init(_ wire: WireResponse) {
+        let response = wire.response
+        let results = wire.results
+        var disposition = results.disposition.flatMap(ShareDisposition.init(rawValue:))
+        if disposition == nil, response == WireResponse.dismissed { disposition = .cancelled }
+        if disposition == nil, response == WireResponse.failed { disposition = .failed }
+        let fallback = results.fallbackMessage.map { ActivityFallback(message: $0, hint: results.fallbackHint ?? "") }
+        var failure: Failure?
+        if results.errorCode != nil || results.errorMessage != nil || response != WireResponse.done {
+            let kind =
+                results.errorCode.flatMap(ShareError.Kind.init(rawValue:))
+                ?? (response == WireResponse.dismissed ? .cancelled : .ioError)
+            failure = Failure(
+                code: kind,
+                message: results.errorMessage ?? (kind == .cancelled ? "dismissed" : "the share service gave no reason"),
+                hint: results.errorHint)
+        }
+        self.init(
+            activityType: results.activityType, activity: results.activity,
+            completed: results.completed ?? (response == WireResponse.done), disposition: disposition,
+            location: results.location, returnedItems: results.returnedItems, fallback: fallback, error: failure)
+    }
+}
