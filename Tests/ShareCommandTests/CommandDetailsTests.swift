@@ -58,6 +58,9 @@ final class CommandDetailsTests {
         }
         let missing = try await share(["targets", "check", "org.example.Nowhere"])
         #expect(missing.status == 66, "\(missing)")
+        // Said as an id that is not installed, not as a missing file of the current folder.
+        #expect(missing.standardError.hasPrefix(
+            "share: org.example.Nowhere: no such file here, and no desktop entry org.example.Nowhere.desktop is installed"), "\(missing)")
     }
 
     @Test("Save to Photos says which items it skipped and why")

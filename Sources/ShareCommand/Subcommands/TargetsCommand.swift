@@ -49,7 +49,7 @@ enum TargetsCommand: ShareSubcommand {
             guard let file = rest.popFirst(), rest.isEmpty else {
                 throw ShareError(.usage, "targets check: name one .desktop file or desktop id")
             }
-            let path = entryPath(of: file, host: host, currentDirectory: context.currentDirectory)
+            let path = try entryPath(of: file, host: host, currentDirectory: context.currentDirectory)
             let report = try TargetEntryCheck.check(path: path, environment: host)
             context.standardOutput.write(describe(report, file: file))
             if report.isValid { return .success }
@@ -63,15 +63,18 @@ enum TargetsCommand: ShareSubcommand {
     /// The entry `targets check` reads for `operand`: the file when there is one at that path,
     /// else the installed entry of that desktop id (`org.example.App.desktop` or
     /// `org.example.App`) in the first application folder that has it, as the sheet finds it.
-    /// A path that is neither stays as given, so the check says it is missing.
-    private static func entryPath(of operand: String, host: HostEnvironment, currentDirectory: String) -> String {
+    /// A path stays as given, so the check says it is missing; a desktop id that is not
+    /// installed is said to be neither a file here nor an installed entry.
+    private static func entryPath(of operand: String, host: HostEnvironment, currentDirectory: String) throws -> String {
         let path = operand.hasPrefix("/") ? operand : currentDirectory + "/" + operand
         guard !operand.contains("/"), !FileManager.default.fileExists(atPath: path) else { return path }
         let file = ShareTarget.name(ofDesktopID: operand) + ".desktop"
-        for folder in TargetCatalog.folders(for: host) where FileManager.default.fileExists(atPath: folder + "/" + file) {
+        let folders = TargetCatalog.folders(for: host)
+        for folder in folders where FileManager.default.fileExists(atPath: folder + "/" + file) {
             return folder + "/" + file
         }
-        return path
+        throw ShareError(
+            .noInput, "\(operand): no such file here, and no desktop entry \(file) is installed (looked in \(folders.joined(separator: ", ")))")
     }
 
     /// The target called `name` (its desktop id, with or without `.desktop`).
