@@ -28,7 +28,9 @@ enum PrintRoute {
         } catch {
             return ActivityRoute("cannot print: \(error)", settings: settings)
         }
+        // A setting cannot conjure a printer: what changes this is a printer added to CUPS.
         return ActivityRoute(
-            "no printer: saves a PDF into \(service.documentsFolder.path)", isFallback: true, settings: settings)
+            "no printer: saves a PDF into \(service.documentsFolder.path) (a printer added to CUPS is used instead)",
+            isFallback: true)
     }
 }
