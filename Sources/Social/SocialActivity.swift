@@ -123,7 +123,8 @@ public final class SocialActivity: BuiltInActivity {
         case .webPage:
             return ActivityRoute(
                 "no account: opens \(service.displayName)'s share page in the browser (text and links only)", isFallback: true,
-                settings: keys)
+                // An account changes this, not the API's address; Mastodon's page is on the instance.
+                settings: service == .mastodon ? keys : [])
         case .unavailable(let reason):
             return ActivityRoute("cannot post: \(reason)", settings: keys)
         }

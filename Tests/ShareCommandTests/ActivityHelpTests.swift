@@ -61,6 +61,13 @@ final class ActivityHelpTests {
         #expect(run.standardOutput.contains("here: hands each message to the desktop's mail program"), "\(run)")
     }
 
+    @Test("posting without an account names no API key as the way out (an account is)")
+    func postingWithoutAnAccount() async throws {
+        let run = try await help("twitter")
+        #expect(run.standardOutput.contains("here: no account: opens X's share page in the browser"), "\(run)")
+        #expect(!run.standardOutput.contains("set [twitter] api="), "\(run)")
+    }
+
     @Test("print without a scheduler saves a PDF; a configured printer that is not there is said")
     func print() async throws {
         let run = try await help("print")
