@@ -135,7 +135,7 @@ let package = Package(
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),
 
         // Registers every backend module's built-in activities, and the share targets, with the registry.
-        .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet", "OpenIn", "ReadingList", "PhotoLibrary", "Mail", "Nearby", "Contacts", "Pasteboard", "Printing", "Social", "ShareTargets"]),
+        .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet", "Sharing", "OpenIn", "ReadingList", "PhotoLibrary", "Mail", "Nearby", "Contacts", "Pasteboard", "Printing", "Social", "ShareTargets"]),
         // Share targets (SPEC §9): applications join the sheet with a desktop entry; reached over
         // D-Bus (org.sharesheet.Target1) or by launching their Exec= line.
         .target(
@@ -143,7 +143,8 @@ let package = Package(
             dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants", "ShareServiceProtocol", "GLibErrors"]),
 
         // The share layer every front end calls: item resolution, activity names, presets, results.
-        .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetSystem", "ShareSheetBuiltins", "UniformTypes", "ShareServiceProtocol"]),
+        // Front-end neutral and backend free: the window links no backend through it (#24).
+        .target(name: "Sharing", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "ShareServiceProtocol"]),
 
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
@@ -222,7 +223,7 @@ let package = Package(
             name: "ContactsTests", dependencies: ["Contacts", "ShareSheet", "ShareSheetSystem", "CGdkPixbuf", "LocalTestSupport", "share"]),
         // An application of our own that shows the window with providers the tests control.
         .executableTarget(
-            name: "sheet-window-app", dependencies: ["ShareSheet", "ShareSheetGTK", "Sharing", "MainLoop"],
+            name: "sheet-window-app", dependencies: ["ShareSheet", "ShareSheetGTK", "Sharing", "ShareSheetBuiltins", "MainLoop"],
             path: "Tests/SheetWindowApp"),
         // The window under Xvfb, driven through AT-SPI as assistive technology drives it.
         .testTarget(

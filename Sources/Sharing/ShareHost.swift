@@ -1,6 +1,5 @@
 import Foundation
 import ShareSheet
-import ShareSheetBuiltins
 import ShareSheetSystem
 
 /// The share layer: what the command, the window and the D-Bus service all call, so none of
@@ -19,13 +18,6 @@ public final class ShareHost {
     public init(registry: ActivityRegistry) {
         self.registry = registry
         names = ActivityNames(registry: registry)
-    }
-
-    /// A host with every backend of this build installed, for `environment`.
-    public convenience init(environment: HostEnvironment) {
-        let registry = ActivityRegistry(environment: environment)
-        Builtins.install(into: registry)
-        self.init(registry: registry)
     }
 
     /// The host environment activities use.

@@ -10,6 +10,7 @@
 import Foundation
 import MainLoop
 import ShareSheet
+import ShareSheetBuiltins
 import ShareSheetGTK
 import Sharing
 
