@@ -124,7 +124,14 @@ final class ServiceRequest {
     }
 
     private func finish(failure: any Error) {
-        finish(ShareResult(failure: failure))
+        var result = ShareResult(failure: failure)
+        // Named with the `activity` option, the activity is known even when the share never
+        // started (not offered for these items), as in `share --activity … --json`.
+        if let name = call.activity, let type = try? activityType(named: name) {
+            result.activityType = type.rawValue
+            result.activity = host.names.name(of: type)
+        }
+        finish(result)
     }
 
     /// Says the result to the caller, once, then lets go of everything.
