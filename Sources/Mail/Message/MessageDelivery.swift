@@ -203,7 +203,7 @@ public struct MessageOutbox: Sendable {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
             !$0.hasPrefix(".") && $0.hasSuffix(".json")
         }
-        return names.sorted().compactMap { name in
+        return names.sorted(by: MaildirOrder.precedes).compactMap { name in
             let url = folder.appendingPathComponent(name)
             guard let data = try? Data(contentsOf: url), let message = try? JSONDecoder().decode(TextMessage.self, from: data) else {
                 return nil

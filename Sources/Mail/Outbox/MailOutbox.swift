@@ -244,7 +244,7 @@ public struct MailOutbox: Sendable {
                         size: Int64(info.st_size)))
             }
         }
-        return result.sorted { $0.id < $1.id }
+        return result.sorted { MaildirOrder.precedes($0.id, $1.id) }
     }
 
     /// The message whose id is or starts with `id`.
