@@ -36,8 +36,23 @@ struct ProviderWindowTests {
             try await window.driver.click(name: "Copy", role: "push button")
             let run = try await window.finish(timeout: 20)
             #expect(run.status == 0, "app: \(run.standardError)")
-            let clipboard = try output(of: "/usr/bin/xclip", ["-o", "-selection", "clipboard"], environment: desk.environment)
-            #expect(clipboard.contains("slow-report.txt") || clipboard.contains("line 10 of the slow report"), "clipboard: \(clipboard)")
+            // About one run in fifteen read "target STRING not available" right after the app
+            // ended (issue #28 follows the cause on the owner's side): read again for up to 2 s,
+            // and keep what the clipboard offered at first, so a failure says more.
+            var clipboard = ""
+            var offeredAtFirst = ""
+            for attempt in 0..<20 {
+                clipboard = try output(of: "/usr/bin/xclip", ["-o", "-selection", "clipboard"], environment: desk.environment)
+                if clipboard.contains("slow-report.txt") || clipboard.contains("line 10 of the slow report") { break }
+                if attempt == 0 {
+                    offeredAtFirst = try output(
+                        of: "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", "TARGETS"], environment: desk.environment)
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(
+                clipboard.contains("slow-report.txt") || clipboard.contains("line 10 of the slow report"),
+                "clipboard: \(clipboard); offered at first: \(offeredAtFirst)")
         }
     }
 }
