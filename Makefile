@@ -165,7 +165,7 @@ clean:
 # converted with its own graph and its extensions of other modules (Module@Other.symbols.json,
 # as extension blocks: ShareSheetUIKit's builtIns and initializer) only, so its warnings are its
 # own. A warning fails the target.
-DOCS_MODULES = ShareSheet ShareSheetUIKit Mail Nearby
+DOCS_MODULES = ShareSheet ShareSheetUIKit Mail Nearby Sharing ShareSheetClient
 DOCS_DIR = .build/docs
 DOCC ?= docc
 docs: bootstrap

@@ -76,10 +76,13 @@ let package = Package(
         // Linux calls Glibc hides without _GNU_SOURCE (O_TMPFILE, copy_file_range, SEEK_DATA).
         .target(name: "CGlibcShims"),
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
-        // GTK 4 and libadwaita for the window, with the casts and variadic calls Swift cannot spell.
+        // GTK 4 and libadwaita for the window: the libraries through pkg-config, and a C target
+        // that declares the casts and variadic calls Swift cannot spell in its header and
+        // defines them in shim.c (XSetTransientForHint needs libX11).
         .systemLibrary(
-            name: "CGtk", path: "Sources/CGtk", pkgConfig: "libadwaita-1",
+            name: "CGtkSystem", path: "Sources/CGtkSystem", pkgConfig: "libadwaita-1",
             providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]),
+        .target(name: "CGtk", dependencies: ["CGtkSystem"], linkerSettings: [.linkedLibrary("X11")]),
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),

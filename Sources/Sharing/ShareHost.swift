@@ -25,11 +25,14 @@ public final class ShareHost {
 
     /// A sheet for `items`: the controller with the presets and exclusions applied.
     /// - Parameters:
+    ///   - items: the resolved items, in the order the sheet shows them.
+    ///   - presets: values the activity's interface shows filled in and does not ask again.
     ///   - excluding: activity names or raw types not to offer.
-    /// - Throws: a usage error naming an unknown activity.
+    ///   - applicationActivities: the caller's own activities, offered beside the built-ins.
     ///   - rejectingUnknownSettings: end the share with a usage error, before the picked
     ///     activity shows its interface or performs, when a `settings` key is not one it knows
     ///     (`unknownSettings`), so a mistyped key never lets a share go out without it.
+    /// - Throws: a usage error naming an unknown activity.
     public func controller(
         for items: [ResolvedItem], presets: SharePresets = SharePresets(), excluding: [String] = [],
         applicationActivities: [Activity] = [], rejectingUnknownSettings: Bool = false
@@ -93,6 +96,8 @@ public final class ShareHost {
 
     /// How a presentation ended, as the result every front end reports.
     /// - Parameters:
+    ///   - outcome: what the controller finished with.
+    ///   - activity: the activity that ran, for its names and title; nil when none was picked.
     ///   - interfaceCancelled: true when the person cancelled the activity's interface, which
     ///     counts as a dismissal.
     public func result(of outcome: ShareOutcome, activity: Activity?, interfaceCancelled: Bool = false) -> ShareResult {

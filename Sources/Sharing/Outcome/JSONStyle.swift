@@ -8,7 +8,9 @@ import Foundation
 /// Slashes stay unescaped, since MIME types and paths are full of them.
 public enum JSONStyle {
     /// `value` as JSON text, without a final newline.
-    /// - Parameter pretty: true for indented output, one member per line.
+    /// - Parameters:
+    ///   - value: what to encode.
+    ///   - pretty: true for indented output, one member per line.
     /// - Throws: what `JSONEncoder` throws (a value it cannot represent, such as a NaN).
     public static func text<Value: Encodable>(_ value: Value, pretty: Bool = false) throws -> String {
         let encoder = JSONEncoder()
