@@ -22,27 +22,22 @@ final class EditedLineSource: PromptingLineSource, SecretLineSource, Sendable {
     }
 
     func readLine(prompt: String) async -> String? {
-        let token = LineEditorState.begin()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-                Self.queue.async {
-                    continuation.resume(returning: Self.read(prompt: prompt, token: token))
-                }
-            }
-        } onCancel: {
-            LineEditorState.cancel(token)
-        }
+        await onEditorQueue { token in Self.read(prompt: prompt, token: token) }
     }
 
     /// A line typed with echo off (a PIN), read on the same queue as edited lines, so the two
     /// never take turns at the terminal; a dismissed sheet ends it as it ends an edited line.
     func readSecretLine(prompt: String) async -> String? {
+        await onEditorQueue { token in Self.readSecret(prompt: prompt, token: token) }
+    }
+
+    /// Runs `read` on the libedit queue with a token of its own, which the task's cancellation
+    /// cancels (the character hook then gives up).
+    private func onEditorQueue(_ read: @escaping @Sendable (Int) -> String?) async -> String? {
         let token = LineEditorState.begin()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-                Self.queue.async {
-                    continuation.resume(returning: Self.readSecret(prompt: prompt, token: token))
-                }
+                Self.queue.async { continuation.resume(returning: read(token)) }
             }
         } onCancel: {
             LineEditorState.cancel(token)
