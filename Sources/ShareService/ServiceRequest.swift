@@ -19,7 +19,7 @@ final class ServiceRequest {
     private let onEnd: (ServiceRequest) -> Void
     private var registration: guint = 0
     private var senderWatch: guint = 0
-    private var controller: ActivityViewController?
+    private var session: ShareSession?
     private var windowPresenter: WindowPresenter?
     private var ended = false
 
@@ -58,18 +58,29 @@ final class ServiceRequest {
         // The caller may have gone, or closed, before the request started.
         guard !ended else { return }
         do {
+            let host = self.host
+            let call = self.call
             let controller = try host.controller(
                 for: call.items, presets: call.presets, excluding: call.exclusions,
                 applicationActivities: call.customActions)
-            self.controller = controller
+            // A run again with a person's answer (a receiver's PIN) gets the same items and more presets.
+            let session = ShareSession(host: host, first: controller) { asked in
+                var presets = call.presets
+                presets.settings += asked
+                return try host.controller(
+                    for: call.items, presets: presets, excluding: call.exclusions, applicationActivities: call.customActions)
+            }
+            self.session = session
+            var pick: ActivityType?
             if let name = call.activity {
                 let type = try activityType(named: name)
                 if let why = host.unavailableReason(type, on: controller.sheet) {
                     return finish(failure: ShareError(.unavailable, "\(name) is not available: \(why)"))
                 }
+                pick = type
                 if !call.interactive {
-                    controller.present(with: ScriptedPresenter(pick: type))
-                    return wait(for: controller, presenter: nil)
+                    // Nobody to ask: a need ends the share with `error-field` naming it.
+                    return run(session, with: ScriptedFrontEnd(), picking: type, presenter: nil)
                 }
             } else if !call.interactive {
                 return finish(failure: ShareError(.usage, "interactive=false needs an activity: there is no one to ask"))
@@ -78,19 +89,23 @@ final class ServiceRequest {
             let presenter = WindowPresenter(names: host.names)
             presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
             windowPresenter = presenter
-            if let name = call.activity { presenter.preselected = try activityType(named: name) }
-            controller.present(with: presenter)
-            wait(for: controller, presenter: presenter)
+            presenter.preselected = pick
+            run(session, with: WindowFrontEnd(presenter: presenter), picking: nil, presenter: presenter)
         } catch {
             finish(failure: error)
         }
     }
 
-    /// The caller's `Close`: dismiss the sheet and cancel the work.
+    /// The caller's `Close`: cancel as a person does (finished work is kept and said in the
+    /// Response), and take the window away.
     func close() {
         guard !ended else { return }
         let presenter = windowPresenter
-        if let controller, controller.phase != .idle { controller.dismiss() } else { finish(failure: ShareError(.cancelled, "closed")) }
+        if let controller = session?.controller, controller.phase != .idle {
+            session?.cancel()
+        } else {
+            finish(failure: ShareError(.cancelled, "closed"))
+        }
         // A result page (a failure stays until closed) is taken away too.
         presenter?.closeWindow()
     }
@@ -99,8 +114,8 @@ final class ServiceRequest {
     func callerVanished() {
         guard !ended else { return }
         let presenter = windowPresenter
-        controller?.dismiss()
-        if controller == nil { finish(failure: ShareError(.cancelled, "the caller left")) }
+        session?.controller?.dismiss()
+        if session == nil { finish(failure: ShareError(.cancelled, "the caller left")) }
         presenter?.closeWindow()
     }
 
@@ -111,15 +126,19 @@ final class ServiceRequest {
         return try host.names.type(named: name)
     }
 
-    private func wait(for controller: ActivityViewController, presenter: WindowPresenter?) {
+    private func run(_ session: ShareSession, with frontEnd: any ShareFrontEnd, picking type: ActivityType?, presenter: WindowPresenter?) {
         Task { [weak self] in
-            let outcome = await controller.waitForCompletion()
+            let ending: ShareSession.Ending
+            do {
+                ending = try await session.run(with: frontEnd, picking: type)
+            } catch {
+                self?.finish(failure: error)
+                return
+            }
             await presenter?.waitUntilClosed()
-            await controller.waitForProvidersToStop()
+            await ending.controller.waitForProvidersToStop()
             guard let self else { return }
-            let activity = outcome.activityType.flatMap { self.host.activity($0, on: controller.sheet) }
-            self.finish(
-                self.host.result(of: outcome, activity: activity, interfaceCancelled: presenter?.interfaceWasCancelled ?? false))
+            self.finish(session.result(of: ending, interfaceCancelled: presenter?.interfaceWasCancelled ?? false))
         }
     }
 
@@ -155,10 +174,27 @@ final class ServiceRequest {
                 try? FileManager.default.removeItem(at: provider.fileURL.deletingLastPathComponent())
             }
         }
-        controller = nil
+        session = nil
         windowPresenter = nil
         onEnd(self)
     }
+}
+
+/// The service's front end for `interactive=false`: the picked activity with what the call
+/// preset, and nobody to ask.
+@MainActor
+private final class ScriptedFrontEnd: ShareFrontEnd {
+    private var last: ScriptedPresenter?
+
+    func presenter(picking type: ActivityType?) -> any Presenter {
+        let presenter = ScriptedPresenter(pick: type)
+        last = presenter
+        return presenter
+    }
+
+    func answer(_ need: ShareNeed) async -> String? { nil }
+
+    var shownInterface: ActivityInterface? { last?.shownInterface }
 }
 
 /// Carries a request through GLib's user data.

@@ -31,6 +31,19 @@ public final class WindowPresenter: Presenter {
     private var window: Window?
     private var page: Page = .none
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Set by a share session (`WindowFrontEnd`): an ending it may still act on (a need it asks
+    /// for, work a cancel kept) is held on the working page instead of shown, until
+    /// `showEnding` says how the share ended.
+    var holdsEndings = false
+    /// Set by a share session for a run again after an answer: a form whose every field is
+    /// filled already is sent at once instead of shown again.
+    var sendsFilledForms = false
+    /// The ending held for the session, with the controller's activity title.
+    private var heldOutcome: (outcome: ShareOutcome, title: String?)?
+    /// The controller presented last (a session presents one per run).
+    private weak var presented: ActivityViewController?
+    /// The page asking for a need, while it asks.
+    private var needPage: NeedPage?
 
     /// What the window shows now, and what Escape or the close button does there.
     private enum Page {
@@ -39,6 +52,7 @@ public final class WindowPresenter: Presenter {
         case form
         case working
         case result
+        case need
     }
 
     /// Makes a presenter.
@@ -88,7 +102,9 @@ public final class WindowPresenter: Presenter {
         }
         interfaceWasCancelled = false
         shownInterface = nil
-        let window = self.window ?? makeWindow(controller: controller)
+        heldOutcome = nil
+        presented = controller
+        let window = self.window ?? makeWindow()
         let sheetPage = SheetPage(
             sheet: sheet, names: names ?? ActivityNames(registry: controller.registry),
             pick: { [weak self, weak controller] activity in
@@ -122,6 +138,16 @@ public final class WindowPresenter: Presenter {
     public func present(interface: ActivityInterface, for activity: Activity, controller: ActivityViewController) {
         guard let window else { return controller.cancelInterface() }
         shownInterface = interface
+        if sendsFilledForms {
+            sendsFilledForms = false
+            var values: InterfaceValues = [:]
+            for field in interface.fields { values[field.id] = field.defaultValue }
+            if interface.fields.allSatisfy({ $0.problem(with: $0.defaultValue) == nil }),
+                controller.submitInterface(values).isEmpty
+            {
+                return
+            }
+        }
         workingPage?.stop()
         workingPage = nil
         let form = FormPage(
@@ -143,12 +169,27 @@ public final class WindowPresenter: Presenter {
     }
 
     public func dismiss(outcome: ShareOutcome, controller: ActivityViewController) {
+        let title = outcome.activityType.flatMap { type in controller.sheet.activities.first { $0.activityType == type } }?
+            .activityTitle
+        // What the session may still act on stays on the working page, still for now.
+        if holdsEndings, window != nil,
+            controller.interruptedActivity != nil || (outcome.error as? ShareError).map({ $0.field != nil && $0.kind != .cancelled }) == true
+        {
+            heldOutcome = (outcome, title)
+            workingPage?.showStopping()
+            formPage = nil
+            return
+        }
+        show(outcome, title: title)
+    }
+
+    /// Shows how a presentation ended: a failure kept on screen, a fallback for a moment, or
+    /// nothing (the window closes).
+    private func show(_ outcome: ShareOutcome, title: String?) {
         workingPage?.stop()
         workingPage = nil
         formPage = nil
         guard let window else { return }
-        let title = outcome.activityType.flatMap { type in controller.sheet.activities.first { $0.activityType == type } }?
-            .activityTitle
         if let error = outcome.error, case let failure = ShareResult.Failure(error, activityTitle: title),
             failure.code != .cancelled
         {
@@ -169,6 +210,61 @@ public final class WindowPresenter: Presenter {
             }
         } else {
             close()
+        }
+    }
+
+    // MARK: A share session's steps
+
+    /// Asks for what the activity found missing while it ran, on a page of the window (a
+    /// window of its own when there is none: `share --activity` on a display without a
+    /// terminal); nil when the person gives up.
+    public func ask(_ need: ShareNeed) async -> String? {
+        do {
+            try Self.connectToDisplay()
+        } catch {
+            return nil
+        }
+        let ownWindow = window == nil
+        let window = self.window ?? makeWindow()
+        let previousPage = page
+        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+            let asking = NeedPage(need: need) { continuation.resume(returning: $0) }
+            needPage = asking
+            window.show(asking.widget, title: need.activityTitle, subtitle: nil)
+            page = .need
+            if ownWindow {
+                Renderer.realize(window.widget)
+                if let parentWindow { window.makeTransient(for: parentWindow) }
+                gtk_window_present(cg_window(window.widget))
+            }
+            asking.focus()
+        }
+        needPage = nil
+        page = previousPage
+        if ownWindow {
+            close()
+        } else if answer == nil, let held = heldOutcome {
+            heldOutcome = nil
+            show(held.outcome, title: held.title)
+        }
+        return answer
+    }
+
+    /// How the session ended, once it knows: work a cancel kept is said with Close; an ending
+    /// held for the session is shown as any other.
+    public func showEnding(kept: KeptWork?) {
+        let held = heldOutcome
+        heldOutcome = nil
+        guard let window, !isClosed else { return }
+        if let kept {
+            workingPage?.stop()
+            workingPage = nil
+            let result = ResultPage.kept(kept, close: { [weak self] in self?.close() })
+            window.show(result.widget, title: held?.title ?? windowTitle, subtitle: "Stopped")
+            page = .result
+            result.focus()
+        } else if let held {
+            show(held.outcome, title: held.title)
         }
     }
 
@@ -193,7 +289,7 @@ public final class WindowPresenter: Presenter {
         guard let window else { return }
         let working = WorkingPage(
             activity: activity, running: { [weak controller] in controller?.runningActivity },
-            cancel: { [weak controller] in controller?.dismiss() })
+            cancel: { [weak controller] in controller?.dismissKeepingWork() })
         window.show(working.widget, title: activity.activityTitle ?? windowTitle, subtitle: nil)
         workingPage = working
         page = .working
@@ -206,19 +302,21 @@ public final class WindowPresenter: Presenter {
         case .none:
             close()
         case .sheet, .working:
-            if let controller, controller.phase != .idle { controller.dismiss() } else { close() }
+            if let controller, controller.phase != .idle { controller.dismissKeepingWork() } else if heldOutcome == nil { close() }
         case .form:
             formPage?.cancel()
         case .result:
             close()
+        case .need:
+            needPage?.giveUp()
         }
     }
 
     // MARK: The window
 
-    private func makeWindow(controller: ActivityViewController) -> Window {
+    private func makeWindow() -> Window {
         let window = Window(title: windowTitle)
-        window.onLeave = { [weak self, weak controller] in self?.leave(controller: controller) }
+        window.onLeave = { [weak self] in self?.leave(controller: self?.presented) }
         window.onDestroyed = { [weak self] in self?.windowWasDestroyed() }
         self.window = window
         return window

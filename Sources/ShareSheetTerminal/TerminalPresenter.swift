@@ -36,8 +36,6 @@ public final class TerminalPresenter: Presenter {
     public private(set) var interfaceWasCancelled = false
     /// True when Ctrl-C dismissed the sheet.
     public private(set) var wasInterrupted = false
-    /// The running activity Ctrl-C asked to keep its work (see `InterruptibleActivity`).
-    public internal(set) var interruptedActivity: InterruptibleActivity?
     /// The interface the picked activity showed, if any.
     public private(set) var shownInterface: ActivityInterface?
     /// The values the person gave in that interface, once the activity took them: a share
@@ -90,8 +88,8 @@ public final class TerminalPresenter: Presenter {
         if catchesInterrupts, interrupts == nil {
             interrupts = InterruptWatcher { [weak self, weak controller] in
                 self?.wasInterrupted = true
-                self?.keepWork(of: controller)
-                controller?.dismiss()
+                // An activity that can keep what it finished does (`dismissKeepingWork`).
+                controller?.dismissKeepingWork()
             }
         }
         if let pick {

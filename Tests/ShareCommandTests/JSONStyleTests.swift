@@ -90,7 +90,7 @@ final class JSONStyleTests {
         let result = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         #expect(
             Set(result.keys)
-                == ["activity", "activityType", "completed", "disposition", "error", "fallback", "location", "returnedItems"])
+                == ["activity", "activityType", "completed", "disposition", "error", "fallback", "kept", "location", "returnedItems"])
         #expect(result["activity"] as? String == "mail")
         #expect(result["activityType"] as? String == "com.apple.UIKit.activity.Mail")
         let error = try #require(result["error"] as? [String: Any], "\(run)")

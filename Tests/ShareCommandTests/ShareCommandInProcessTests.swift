@@ -55,7 +55,7 @@ final class ShareCommandInProcessTests {
         let path = folder.appendingPathComponent("notes.txt").standardizedFileURL.path
         #expect(
             output.text
-                == #"{"activity":"mail","activityType":"com.apple.UIKit.activity.Mail","completed":true,"disposition":null,"error":null,"fallback":null,"location":null,"returnedItems":["\#(path)"]}"#
+                == #"{"activity":"mail","activityType":"com.apple.UIKit.activity.Mail","completed":true,"disposition":null,"error":null,"fallback":null,"kept":null,"location":null,"returnedItems":["\#(path)"]}"#
                 + "\n")
     }
 
@@ -137,7 +137,7 @@ final class ShareCommandInProcessTests {
         // The sheet went to standard error; standard output holds only the result.
         #expect(
             output.text.hasSuffix(
-                #"{"activity":null,"activityType":null,"completed":false,"disposition":"cancelled","error":{"code":"cancelled","hint":null,"message":"dismissed"},"fallback":null,"location":null,"returnedItems":[]}"#
+                #"{"activity":null,"activityType":null,"completed":false,"disposition":"cancelled","error":{"code":"cancelled","hint":null,"message":"dismissed"},"fallback":null,"kept":null,"location":null,"returnedItems":[]}"#
                     + "\n"))
         #expect(errors.text.contains("Share:"))
         #expect(!output.text.contains("Share:"))

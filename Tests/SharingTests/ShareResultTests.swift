@@ -64,7 +64,7 @@ import Testing
             returnedItems: ["r"])
         #expect(
             result.json
-                == #"{"activity":"a","activityType":"t","completed":true,"disposition":"handed-off","error":null,"fallback":null,"location":"/x/y","returnedItems":["r"]}"#
+                == #"{"activity":"a","activityType":"t","completed":true,"disposition":"handed-off","error":null,"fallback":null,"kept":null,"location":"/x/y","returnedItems":["r"]}"#
         )
         let decoded = try JSONDecoder().decode(ShareResult.self, from: Data(result.json.utf8))
         #expect(decoded == result)

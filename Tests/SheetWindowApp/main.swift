@@ -38,18 +38,24 @@ GLibMainLoop.run {
         return 64
     }
     let host = ShareHost(environment: HostEnvironment(variables: ProcessInfo.processInfo.environment))
-    let controller = ActivityViewController(activityItems: items, applicationActivities: nil, registry: host.registry)
+    let registry = host.registry
+    let makeController = { @MainActor (asked: [(key: String, value: String)]) -> ActivityViewController in
+        let controller = ActivityViewController(activityItems: items, applicationActivities: nil, registry: registry)
+        controller.presetValues = SharePresets(settings: asked).values
+        return controller
+    }
+    // One share session, as the command and the service run theirs: a receiver's PIN is asked
+    // in the window, and Cancel keeps what was finished.
     let presenter = WindowPresenter(names: host.names)
-    controller.present(with: presenter)
-    let outcome = await controller.waitForCompletion()
+    let session = ShareSession(host: host, first: makeController([]), remake: makeController)
+    guard let ending = try? await session.run(with: WindowFrontEnd(presenter: presenter)) else { return 70 }
     if let failure = presenter.failedToOpen {
         FileHandle.standardError.write(Data("sheet-window-app: \(failure)\n".utf8))
         return 69
     }
     await presenter.waitUntilClosed()
-    await controller.waitForProvidersToStop()
-    let activity = outcome.activityType.flatMap { type in controller.sheet.activities.first { $0.activityType == type } }
-    let result = host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled)
+    await ending.controller.waitForProvidersToStop()
+    let result = session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled)
     print(result.json)
     if result.completed { return 0 }
     return result.disposition == .cancelled ? 130 : 1

@@ -157,12 +157,12 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
     public func keepWorkWhenCancelled() { keepsOnCancel.withLock { $0 = true } }
 
     /// The message's file once the send has stopped, when it is still in the outbox (neither
-    /// taken by the server nor dropped unfinished), and `share outbox flush` to send it.
+    /// taken by the server nor dropped unfinished), to be sent with the outbox.
     public func keptWork() async -> KeptWork? {
         guard let sending, let file = await sending.value, FileManager.default.fileExists(atPath: file.path) else {
             return nil
         }
-        return KeptWork(what: "the message", location: file.path, resume: "share outbox flush")
+        return KeptWork(what: "the message", location: file.path, resume: .outbox)
     }
 
     private func send(_ values: InterfaceValues) {

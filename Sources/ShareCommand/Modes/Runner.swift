@@ -89,19 +89,22 @@ struct Runner {
             if host.unavailableReason(chosen!, on: controller.sheet) == nil {
                 saySkipped(by: chosen!, on: controller.sheet, labels: items.map(\.label))
             }
-            return try await perform(chosen!, controller: controller) { asked in
-                var presets = invocation.presets
-                presets.settings += asked
-                return try host.controller(
-                    for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
-            }
+            return try await perform(chosen!, controller: controller, remake: remake(items))
         default:
-            return try await showSheet(controller, labels: items.map(\.label)) { asked in
-                var presets = invocation.presets
-                presets.settings += asked
-                return try host.controller(
-                    for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
-            }
+            return try await showSheet(controller, labels: items.map(\.label), remake: remake(items))
+        }
+    }
+
+    /// A controller for `items` with the command's presets and `asked` on top: what a share
+    /// session presents when it runs the activity again with a person's answer.
+    private func remake(_ items: [ResolvedItem]) -> ([(key: String, value: String)]) throws -> ActivityViewController {
+        let host = self.host
+        let presets = invocation.presets
+        let exclusions = invocation.exclusions
+        return { asked in
+            var presets = presets
+            presets.settings += asked
+            return try host.controller(for: items, presets: presets, excluding: exclusions, rejectingUnknownSettings: true)
         }
     }
 
@@ -315,75 +318,88 @@ struct Runner {
 
     // MARK: --activity
 
+    /// Runs `type` without a sheet, in a share session: on a terminal what the command line
+    /// left out is asked; without one nothing is, but a need after the pick (a receiver's PIN)
+    /// is asked in a window when there is a display.
     /// - Parameter remake: a controller for the same items with more settings, for a share
     ///   tried again with what a person was asked for after the activity ran.
-    ///   - asked: settings already asked for (from the sheet, before it was tried again).
     private func perform(
-        _ type: ActivityType, controller first: ActivityViewController, asked alreadyAsked: [(key: String, value: String)] = [],
-        remake: ([(key: String, value: String)]) throws -> ActivityViewController
+        _ type: ActivityType, controller first: ActivityViewController,
+        remake: @escaping ([(key: String, value: String)]) throws -> ActivityViewController
     ) async throws -> Termination {
-        var controller = first
-        let sheet = controller.sheet
-        if let why = host.unavailableReason(type, on: sheet) {
+        if let why = host.unavailableReason(type, on: first.sheet) {
             throw ShareError(.unavailable, "\(host.names.name(of: type)) is not available: \(reason(why))")
         }
         registry.environment.steps?.say("activity: \(host.names.name(of: type)) (\(type.rawValue)), given with --activity")
+        let session = ShareSession(host: host, first: first, remake: remake)
+        let frontEnd: CommandFrontEnd
         if context.standardInputIsTerminal {
             // A person is there: what the activity still needs (which application, say) is
             // asked (on standard error under --json) instead of ending with "set it with --set".
-            // Ctrl-C is caught by `present`, which first lets a running activity keep its work.
-            // What only the receiver can say it needs (a PIN) is asked when it says so, and the
-            // share is tried again with it, up to three times.
-            var asked = alreadyAsked
-            var tries = 0
-            while true {
-                let presenter = terminalPresenter(pick: type, catchesInterrupts: false)
-                let (outcome, kept) = await present(controller, with: presenter)
-                let activity = host.activity(type, on: controller.sheet)
-                if kept == nil, tries < 3, let error = outcome.error as? ShareError, let field = error.field,
-                    let value = try askAgain(for: field, after: error, interface: presenter.shownInterface)
-                {
-                    tries += 1
-                    asked.removeAll { $0.key == field }
-                    asked.append((key: field, value: value))
-                    controller = try remake(asked)
-                    continue
-                }
-                sayKept(kept)
-                return report(
-                    host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
-            }
+            // Ctrl-C is caught by the presenter, which lets a running activity keep its work.
+            frontEnd = CommandFrontEnd(
+                presenter: { terminalPresenter(pick: $0 ?? type) }, ask: { askOnTerminal($0) })
+        } else {
+            let progressOutput = context.standardErrorIsTerminal && !invocation.quiet ? context.standardError : nil
+            let progressStyle = context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO)
+            frontEnd = CommandFrontEnd(
+                presenter: { ScriptedProgressPresenter(pick: $0 ?? type, progressOutput: progressOutput, progressStyle: progressStyle) },
+                ask: { need in await askInWindow(need) })
         }
-        let presenter = ScriptedProgressPresenter(
-            pick: type, progressOutput: context.standardErrorIsTerminal && !invocation.quiet ? context.standardError : nil,
-            progressStyle: context.style(forTerminal: context.standardErrorIsTerminal, descriptor: STDERR_FILENO))
-        let (outcome, kept) = await present(controller, with: presenter)
-        let activity = host.activity(type, on: sheet)
-        sayKept(kept)
-        return report(host.result(of: outcome, activity: activity))
+        let ending = try await run(session, with: frontEnd, picking: type, watchingInterrupts: !context.standardInputIsTerminal)
+        sayKept(ending.kept)
+        return report(session.result(of: ending, interfaceCancelled: frontEnd.interfaceWasCancelled))
     }
 
-    /// Asks on the terminal for the value of `field`, which the activity found missing or wrong
-    /// while it ran (`error` says so); typed without echo, like a password. Nil when nothing is
-    /// typed (the share then ends with the error).
-    private func askAgain(for field: String, after error: ShareError, interface: ActivityInterface?) throws -> String? {
-        let label = interface?.fields.first { $0.id == field }?.label ?? field
-        // The sentence without its advice for scripts ("give it with --set pin=…"): here it is asked.
-        let said = error.message.range(of: " (give it with").map { String(error.message[..<$0.lowerBound]) } ?? error.message
-        context.standardError.write("\(said)\n")
+    /// Runs a session; with `watchingInterrupts`, Ctrl-C cancels it the way every front end
+    /// cancels (finished work kept), and a second Ctrl-C ends the process at once.
+    private func run(
+        _ session: ShareSession, with frontEnd: any ShareFrontEnd, picking type: ActivityType?, watchingInterrupts: Bool
+    ) async throws -> ShareSession.Ending {
+        var watcher: InterruptWatcher?
+        if watchingInterrupts, context.catchesInterrupts {
+            let stopping = WatcherBox()
+            watcher = InterruptWatcher { [weak session] in
+                session?.cancel()
+                stopping.watcher?.stop()
+            }
+            stopping.watcher = watcher
+        }
+        defer { watcher?.stop() }
+        return try await session.run(with: frontEnd, picking: type)
+    }
+
+    /// Asks on the terminal for what the activity found missing while it ran (a receiver's
+    /// PIN), typed without echo when it is secret. Nil when nothing is typed (the share then
+    /// ends with the failure).
+    private func askOnTerminal(_ need: ShareNeed) -> String? {
+        context.standardError.write("\(need.reason)\n")
         defer { context.standardError.write("\n") }
-        let typed = try TerminalLine.read(descriptor: context.standardInputDescriptor, echo: false) {
-            context.standardError.write("\(label) (Enter to give up): ")
+        let typed = try? TerminalLine.read(descriptor: context.standardInputDescriptor, echo: !need.isSecret) {
+            context.standardError.write("\(need.label) (Enter to give up): ")
         }
         guard let typed, !typed.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         return typed.trimmingCharacters(in: .whitespaces)
     }
 
-    /// After Ctrl-C: where the activity kept its work and the command that finishes it
-    /// ("the message is kept in the outbox at …; send it with `share outbox flush`").
+    /// Asks in a window, on a display without a terminal (`share --activity airdrop` started
+    /// from a desktop); nil when there is no display or the person gives up.
+    private func askInWindow(_ need: ShareNeed) async -> String? {
+        guard context.canOpenWindows, invocation.sheetStyle != .terminal, WindowPresenter.hasDisplay(context.environment)
+        else { return nil }
+        return await WindowPresenter(names: host.names, title: need.activityTitle).ask(need)
+    }
+
+    /// After a cancel: what the activity kept and where ("the message is kept in the outbox at
+    /// …; send it with `share outbox flush`", "kept 1 of 2 files at Desk Laptop").
     private func sayKept(_ kept: KeptWork?) {
         guard let kept else { return }
-        context.warn("interrupted: \(kept.what) is kept at \(kept.location); finish it with `\(kept.resume)`")
+        switch kept.resume {
+        case .outbox:
+            context.warn("interrupted: \(kept.what) is kept at \(kept.location); finish it with `share outbox flush`")
+        case nil:
+            context.warn("interrupted: kept \(kept.what) at \(kept.location)")
+        }
     }
 
     // MARK: The sheet
@@ -407,7 +423,7 @@ struct Runner {
     /// - Parameter labels: the items' labels, to say which items the picked activity skipped.
     private func showSheet(
         _ controller: ActivityViewController, labels: [String],
-        remake: ([(key: String, value: String)]) throws -> ActivityViewController
+        remake: @escaping ([(key: String, value: String)]) throws -> ActivityViewController
     ) async throws -> Termination {
         if SheetScreen.pickable(controller.sheet).isEmpty {
             let reasons = Set(controller.sheet.unavailable.map { reason($0.reason) })
@@ -418,7 +434,7 @@ struct Runner {
         if usesWindow {
             do {
                 try WindowPresenter.connectToDisplay()
-                return try await showWindow(controller, labels: labels)
+                return try await showWindow(controller, labels: labels, remake: remake)
             } catch let failure as ShareError where failure.kind == .unavailable && invocation.sheetStyle != .automatic {
                 throw ShareError(failure.kind, failure.message + " (--terminal shows the sheet in this terminal)")
             } catch let failure as ShareError where failure.kind == .unavailable && invocation.sheetStyle == .automatic
@@ -430,26 +446,15 @@ struct Runner {
             }
         }
         if !context.standardInputIsTerminal { throw Self.noTerminal }
-        let presenter = terminalPresenter(pick: nil)
-        controller.present(with: presenter)
-        let outcome = await controller.waitForCompletion()
-        if presenter.wasInterrupted { await controller.waitForProvidersToStop() }
-        let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
-        let kept = await presenter.interruptedActivity?.keptWork()
-        // The receiver asked for what only a person can give (a PIN): asked here, and the picked
-        // activity goes again with it and with what was answered in the sheet.
-        if kept == nil, !presenter.wasInterrupted, let type = outcome.activityType, let error = outcome.error as? ShareError,
-            let field = error.field, let value = try askAgain(for: field, after: error, interface: presenter.shownInterface)
-        {
-            var asked = presenter.submittedValues.compactMap { key, value in
-                key == field || value.isEmpty ? nil : (key: key, value: value.text)
-            }
-            asked.append((key: field, value: value))
-            return try await perform(type, controller: try remake(asked), asked: asked, remake: remake)
+        // The sheet first; a run again after an answer asks only the picked activity's questions.
+        let session = ShareSession(host: host, first: controller, remake: remake)
+        let frontEnd = CommandFrontEnd(presenter: { terminalPresenter(pick: $0) }, ask: { askOnTerminal($0) })
+        let ending = try await run(session, with: frontEnd, picking: nil, watchingInterrupts: false)
+        sayKept(ending.kept)
+        if ending.outcome.completed, let type = ending.outcome.activityType {
+            saySkipped(by: type, on: ending.controller.sheet, labels: labels)
         }
-        sayKept(kept)
-        if outcome.completed, let type = outcome.activityType { saySkipped(by: type, on: controller.sheet, labels: labels) }
-        return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
+        return report(session.result(of: ending, interfaceCancelled: frontEnd.interfaceWasCancelled))
     }
 
     /// Says which items the activity left out because it does not take their kind (Save to
@@ -479,18 +484,24 @@ struct Runner {
             pick: pick)
     }
 
-    /// The sheet as a window; the command ends when the window has closed (a failure stays on
-    /// screen until it is read) and every provider has stopped.
-    private func showWindow(_ controller: ActivityViewController, labels: [String]) async throws -> Termination {
+    /// The sheet as a window, in a share session; the command ends when the window has closed
+    /// (a failure stays on screen until it is read) and every provider has stopped.
+    private func showWindow(
+        _ controller: ActivityViewController, labels: [String],
+        remake: @escaping ([(key: String, value: String)]) throws -> ActivityViewController
+    ) async throws -> Termination {
         let presenter = WindowPresenter(names: host.names)
-        let (outcome, kept) = await present(controller, with: presenter)
-        sayKept(kept)
+        let frontEnd = WindowFrontEnd(presenter: presenter)
+        let session = ShareSession(host: host, first: controller, remake: remake)
+        let ending = try await run(session, with: frontEnd, picking: nil, watchingInterrupts: true)
+        sayKept(ending.kept)
         if let failure = presenter.failedToOpen { throw failure }
         await presenter.waitUntilClosed()
-        await controller.waitForProvidersToStop()
-        let activity = outcome.activityType.flatMap { host.activity($0, on: controller.sheet) }
-        if outcome.completed, let type = outcome.activityType { saySkipped(by: type, on: controller.sheet, labels: labels) }
-        return report(host.result(of: outcome, activity: activity, interfaceCancelled: presenter.interfaceWasCancelled))
+        await ending.controller.waitForProvidersToStop()
+        if ending.outcome.completed, let type = ending.outcome.activityType {
+            saySkipped(by: type, on: ending.controller.sheet, labels: labels)
+        }
+        return report(session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled))
     }
 
     /// The `share --list …` command line for the same items, quoted for a shell.
@@ -513,31 +524,6 @@ struct Runner {
         }
         if safe, !word.isEmpty { return word }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    /// Presents `controller` until it ends; Ctrl-C dismisses it and waits for its providers.
-    /// An activity that can keep its work (a mail being sent stays in the outbox) is told to
-    /// before the dismissal cancels it, and what it kept is returned once it has stopped.
-    private func present(
-        _ controller: ActivityViewController, with presenter: any Presenter
-    ) async -> (ShareOutcome, KeptWork?) {
-        let interrupted = Flag()
-        let watcher = context.catchesInterrupts
-            ? InterruptWatcher { [weak controller] in
-                interrupted.isSet = true
-                if interrupted.activity == nil, let activity = controller?.runningActivity as? InterruptibleActivity {
-                    activity.keepWorkWhenCancelled()
-                    interrupted.activity = activity
-                }
-                controller?.dismiss()
-            } : nil
-        controller.present(with: presenter)
-        let outcome = await controller.waitForCompletion()
-        if interrupted.isSet { await controller.waitForProvidersToStop() }
-        // A second Ctrl-C while the activity winds down ends the process at once.
-        watcher?.stop()
-        let kept = await interrupted.activity?.keptWork()
-        return (outcome, kept)
     }
 
     /// Prints the result (the JSON object under `--json`, else what the activity returned, one
@@ -565,12 +551,10 @@ struct Runner {
     }
 }
 
-/// A flag set from a signal handler and read after the presentation, on the main actor.
+/// Holds the interrupt watcher for its own handler, which stops it after the first Ctrl-C.
 @MainActor
-private final class Flag {
-    var isSet = false
-    /// The activity the interrupt asked to keep its work.
-    var activity: InterruptibleActivity?
+private final class WatcherBox {
+    var watcher: InterruptWatcher?
 }
 
 extension String {

@@ -29,13 +29,19 @@ public struct WireResults: Equatable, Sendable {
     public var errorSetting: String?
     /// `error-hint`
     public var errorHint: String?
+    /// `kept`: what a cancel kept, in words ("1 of 2 files", "the message").
+    public var kept: String?
+    /// `kept-location`: where the kept work is (a path, a device).
+    public var keptLocation: String?
+    /// `kept-resume`: how the kept work is finished (`outbox`), when it is not finished already.
+    public var keptResume: String?
 
     /// Results with the fields given; the rest absent.
     public init(
         activity: String? = nil, activityType: String? = nil, completed: Bool? = nil, disposition: String? = nil,
         location: String? = nil, returnedItems: [String] = [], fallbackMessage: String? = nil, fallbackHint: String? = nil,
         errorCode: String? = nil, errorMessage: String? = nil, errorField: String? = nil, errorSetting: String? = nil,
-        errorHint: String? = nil
+        errorHint: String? = nil, kept: String? = nil, keptLocation: String? = nil, keptResume: String? = nil
     ) {
         self.activity = activity
         self.activityType = activityType
@@ -50,6 +56,9 @@ public struct WireResults: Equatable, Sendable {
         self.errorField = errorField
         self.errorSetting = errorSetting
         self.errorHint = errorHint
+        self.kept = kept
+        self.keptLocation = keptLocation
+        self.keptResume = keptResume
     }
 
     /// The results' `a{sv}`.
@@ -68,6 +77,9 @@ public struct WireResults: Equatable, Sendable {
         entries.add("error-field", errorField)
         entries.add("error-setting", errorSetting)
         entries.add("error-hint", errorHint)
+        entries.add("kept", kept)
+        entries.add("kept-location", keptLocation)
+        entries.add("kept-resume", keptResume)
         return entries.variant
     }
 
@@ -82,7 +94,8 @@ public struct WireResults: Equatable, Sendable {
             fallbackMessage: try results.string("fallback-message"), fallbackHint: try results.string("fallback-hint"),
             errorCode: try results.string("error-code"), errorMessage: try results.string("error-message"),
             errorField: try results.string("error-field"), errorSetting: try results.string("error-setting"),
-            errorHint: try results.string("error-hint"))
+            errorHint: try results.string("error-hint"), kept: try results.string("kept"),
+            keptLocation: try results.string("kept-location"), keptResume: try results.string("kept-resume"))
     }
 }
 

@@ -52,6 +52,9 @@ open class ActivityViewController {
     public var presetCheck: (@MainActor (Activity, ActivityInterface?) -> (any Error)?)?
     /// Where the controller is in the pipeline.
     public private(set) var phase: Phase = .idle
+    /// The values the person gave the picked activity's interface in this presentation, once
+    /// taken: a share session runs the activity again with them when it asks for one more (a PIN).
+    public private(set) var submittedValues: InterfaceValues = [:]
 
     private var entries: [Entry]?
     private var builtIns: [BuiltInActivity]?
@@ -219,6 +222,8 @@ open class ActivityViewController {
         presentationID += 1
         self.presenter = presenter
         lastOutcome = nil
+        submittedValues = [:]
+        interruptedActivity = nil
         phase = .showingSheet
         presenter?.present(sheet: sheet, controller: self)
     }
@@ -425,6 +430,7 @@ open class ActivityViewController {
         guard problems.isEmpty else { return problems }
         phase = .performing(type)
         currentInterface = nil
+        submittedValues = values
         interface.onSubmit(values)
         return [:]
     }
@@ -456,6 +462,20 @@ open class ActivityViewController {
         }
         complete(.dismissed)
     }
+
+    /// Cancels as a person does (Ctrl-C, the window's Cancel, the service's `Close`): a running
+    /// activity that can keep what it finished (`InterruptibleActivity`) is told to first, then
+    /// the sheet is dismissed. `interruptedActivity` then says what was kept, once it stopped.
+    public func dismissKeepingWork() {
+        if interruptedActivity == nil, let activity = currentActivity as? InterruptibleActivity {
+            activity.keepWorkWhenCancelled()
+            interruptedActivity = activity
+        }
+        dismiss()
+    }
+
+    /// The activity `dismissKeepingWork()` asked to keep its work, in this presentation.
+    public private(set) var interruptedActivity: InterruptibleActivity?
 
     private func cancelRunningProviders() {
         for provider in runningProviders { provider.cancel() }

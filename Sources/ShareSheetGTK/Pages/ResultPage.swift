@@ -22,6 +22,13 @@ struct ResultPage {
             lines: [(fallback.message, ["title-4"]), ("To change this: \(fallback.hint)", ["dim-label"])], close: close)
     }
 
+    /// A cancelled share that kept finished work: what, and where it is.
+    static func kept(_ kept: KeptWork, close: @escaping @MainActor () -> Void) -> ResultPage {
+        let what = kept.what.prefix(1).uppercased() + kept.what.dropFirst()
+        let where_ = kept.resume == .outbox ? "It waits in the outbox and is sent when the outbox is sent." : "It is at \(kept.location)."
+        return ResultPage(icon: "dialog-information", lines: [("\(what) kept", ["title-4"]), (where_, ["dim-label"])], close: close)
+    }
+
     private init(icon: String, lines: [(String, [String])], close: @escaping @MainActor () -> Void) {
         let page = Widgets.vertical(spacing: 12)
         Widgets.margins(page, 18)

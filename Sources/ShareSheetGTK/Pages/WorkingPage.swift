@@ -73,6 +73,12 @@ final class WorkingPage {
         }
     }
 
+    /// Says the work is winding down (a cancel waits for what was finished to be counted).
+    func showStopping() {
+        stop()
+        gtk_progress_bar_set_text(cg_progress(activityBar), "Stopping…")
+    }
+
     /// Stops reading the progress (the page is leaving).
     func stop() {
         if let timer { g_source_remove(timer) }

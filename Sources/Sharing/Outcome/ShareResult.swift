@@ -20,6 +20,39 @@ public struct ShareResult: Codable, Sendable, Equatable {
     public var fallback: ActivityFallback?
     /// Why the share failed; nil when it did not.
     public var error: Failure?
+    /// What a cancelled share kept (files that had reached a device, a message in the outbox);
+    /// nil when nothing was.
+    public var kept: Kept?
+
+    /// Work a cancel kept: what, where, and how it is finished when it is not.
+    public struct Kept: Codable, Sendable, Equatable {
+        /// What was kept, in words: "1 of 2 files", "the message".
+        public var what: String
+        /// Where it is: a path, or the device that has it.
+        public var location: String
+        /// How it is finished (`outbox`); nil when it is finished already.
+        public var resume: String?
+
+        /// Describes kept work.
+        public init(what: String, location: String, resume: String? = nil) {
+            self.what = what
+            self.location = location
+            self.resume = resume
+        }
+
+        /// What an activity said it kept.
+        public init(_ kept: KeptWork) {
+            self.init(what: kept.what, location: kept.location, resume: kept.resume?.rawValue)
+        }
+
+        // Every key present, null when empty, as in the rest of the result.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(what, forKey: .what)
+            try container.encode(location, forKey: .location)
+            try container.encode(resume, forKey: .resume)
+        }
+    }
 
     /// A failure: what kind, in words, and how to fix it.
     public struct Failure: Codable, Sendable, Equatable {
@@ -60,7 +93,8 @@ public struct ShareResult: Codable, Sendable, Equatable {
     /// Describes a result.
     public init(
         activityType: String? = nil, activity: String? = nil, completed: Bool, disposition: ShareDisposition? = nil,
-        location: String? = nil, returnedItems: [String] = [], fallback: ActivityFallback? = nil, error: Failure? = nil
+        location: String? = nil, returnedItems: [String] = [], fallback: ActivityFallback? = nil, error: Failure? = nil,
+        kept: Kept? = nil
     ) {
         self.activityType = activityType
         self.activity = activity
@@ -70,6 +104,7 @@ public struct ShareResult: Codable, Sendable, Equatable {
         self.returnedItems = returnedItems
         self.fallback = fallback
         self.error = error
+        self.kept = kept
     }
 
     /// The result of a share that failed before any activity ran (a missing file, a bad name).
@@ -98,6 +133,7 @@ public struct ShareResult: Codable, Sendable, Equatable {
         try container.encode(returnedItems, forKey: .returnedItems)
         try container.encode(fallback, forKey: .fallback)
         try container.encode(error, forKey: .error)
+        try container.encode(kept, forKey: .kept)
     }
 
     /// A returned item as text: file URLs as paths, other URLs as strings.

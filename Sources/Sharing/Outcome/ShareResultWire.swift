@@ -17,6 +17,11 @@ extension WireResponse {
             results.errorMessage = error.message
             results.errorHint = error.hint
         }
+        if let kept = result.kept {
+            results.kept = kept.what
+            results.keptLocation = kept.location
+            results.keptResume = kept.resume
+        }
         let response: UInt32
         if result.completed {
             response = Self.done
@@ -52,6 +57,7 @@ extension ShareResult {
         self.init(
             activityType: results.activityType, activity: results.activity,
             completed: results.completed ?? (response == WireResponse.done), disposition: disposition,
-            location: results.location, returnedItems: results.returnedItems, fallback: fallback, error: failure)
+            location: results.location, returnedItems: results.returnedItems, fallback: fallback, error: failure,
+            kept: results.kept.map { Kept(what: $0, location: results.keptLocation ?? "", resume: results.keptResume) })
     }
 }

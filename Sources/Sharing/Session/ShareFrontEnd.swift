@@ -1,0 +1,27 @@
+import ShareSheet
+
+/// What a share session needs from the front end it runs under (the terminal sheet, the
+/// command's `--activity`, the window, the service): presenters, and a person to ask.
+@MainActor
+public protocol ShareFrontEnd: AnyObject {
+    /// The presenter for the next presentation: the whole sheet when `type` is nil, else the
+    /// picked activity's questions only (a run again after an answer, or `--activity`), where
+    /// what is filled already is not asked again.
+    func presenter(picking type: ActivityType?) -> any Presenter
+
+    /// Asks the person for `need`; nil when they give up, or when nobody can be asked (a
+    /// script, the service's non-interactive call): the share then ends with the failure.
+    func answer(_ need: ShareNeed) async -> String?
+
+    /// The presenter's form as shown in the last presentation, for a need's label; nil when
+    /// none was.
+    var shownInterface: ActivityInterface? { get }
+
+    /// The session has its ending (after any answers): a front end that held the last page
+    /// shows it now, with what a cancel kept.
+    func sessionEnded(_ ending: ShareSession.Ending)
+}
+
+extension ShareFrontEnd {
+    public func sessionEnded(_ ending: ShareSession.Ending) {}
+}

@@ -1,0 +1,125 @@
+import Foundation
+import ShareSheet
+
+/// One share, run to its result the same way under every front end (SPEC §11): the pick, the
+/// activity, and what only a person can answer after the pick (a receiver's PIN) asked through
+/// the front end, the activity run again with the answer, at most three times; a cancel keeps
+/// finished work, then dismisses.
+///
+/// The command, the terminal sheet, the window, the service and the window test application
+/// all run their shares through a session; none of them asks again or keeps work on its own.
+@MainActor
+public final class ShareSession {
+    /// How many times a need is asked in one share before its failure is the result.
+    public static let maximumAnswers = 3
+
+    /// How a session ended.
+    public struct Ending {
+        /// What the last presentation finished with.
+        public var outcome: ShareOutcome
+        /// The controller of the last presentation.
+        public var controller: ActivityViewController
+        /// The activity that ran last, for its names; nil when none was picked.
+        public var activity: Activity?
+        /// What a cancel kept (files that reached a device, a message in the outbox).
+        public var kept: KeptWork?
+        /// True when the session was cancelled (`cancel()` or the front end's Cancel).
+        public var wasCancelled: Bool
+        /// The values the person typed in answer to needs, by field id (never printed).
+        public var answers: [String: String]
+    }
+
+    private let host: ShareHost
+    private let makeController: ([(key: String, value: String)]) throws -> ActivityViewController
+    /// The controller presenting now.
+    public private(set) var controller: ActivityViewController?
+    private var cancelled = false
+
+    /// Makes a session.
+    /// - Parameters:
+    ///   - host: the share layer, for activity names.
+    ///   - first: the controller to present first (its sheet is what `--list` would show).
+    ///   - remake: a controller for the same items with these values set ahead as well: the
+    ///     person's answers and what they gave the activity's form before.
+    public init(
+        host: ShareHost, first: ActivityViewController,
+        remake: @escaping ([(key: String, value: String)]) throws -> ActivityViewController
+    ) {
+        self.host = host
+        controller = first
+        makeController = remake
+    }
+
+    /// Presents until the share has its result.
+    /// - Parameters:
+    ///   - frontEnd: presenters and the person to ask.
+    ///   - pick: the activity picked ahead (`--activity`), or nil for the sheet.
+    /// - Throws: what `remake` throws for a run again.
+    public func run(with frontEnd: any ShareFrontEnd, picking pick: ActivityType? = nil) async throws -> Ending {
+        var picking = pick
+        var carried: [(key: String, value: String)] = []
+        var answers: [String: String] = [:]
+        var asked: [String: Int] = [:]
+        var controller = self.controller!
+        while true {
+            controller.present(with: frontEnd.presenter(picking: picking))
+            let outcome = await controller.waitForCompletion()
+            let interrupted = controller.interruptedActivity
+            if interrupted != nil || cancelled { await controller.waitForProvidersToStop() }
+            let kept = await interrupted?.keptWork()
+            let activity = (outcome.activityType ?? picking).flatMap { host.activity($0, on: controller.sheet) }
+            if !cancelled, kept == nil, let type = outcome.activityType,
+                let need = ShareNeed.of(
+                    outcome.error, interface: frontEnd.shownInterface,
+                    activityTitle: activity.map { host.names.entry(for: $0).title } ?? host.names.name(of: type),
+                    earlierAnswers: 0),
+                asked[need.field, default: 0] < Self.maximumAnswers
+            {
+                var asking = need
+                asking.earlierAnswers = asked[need.field, default: 0]
+                if let answer = await frontEnd.answer(asking), !cancelled {
+                    asked[need.field, default: 0] += 1
+                    answers[need.field] = answer
+                    // What the person gave the form stays given; the answer comes on top.
+                    for (key, value) in controller.submittedValues where key != need.field && !value.isEmpty {
+                        carried.removeAll { $0.key == key }
+                        carried.append((key: key, value: value.text))
+                    }
+                    carried.removeAll { $0.key == need.field }
+                    carried.append((key: need.field, value: answer))
+                    controller = try makeController(carried)
+                    self.controller = controller
+                    picking = type
+                    continue
+                }
+            }
+            let ending = Ending(
+                outcome: outcome, controller: controller, activity: activity, kept: kept,
+                wasCancelled: cancelled || interrupted != nil, answers: answers)
+            frontEnd.sessionEnded(ending)
+            return ending
+        }
+    }
+
+    /// Cancels as a person does: a running activity keeps what it finished, then the sheet is
+    /// dismissed. Ctrl-C, the window's Cancel and the service's `Close` all come here.
+    public func cancel() {
+        cancelled = true
+        controller?.dismissKeepingWork()
+    }
+
+    /// The result of an ending, as every front end reports it: what a cancel kept included.
+    /// - Parameter interfaceCancelled: true when the person cancelled the activity's form.
+    public func result(of ending: Ending, interfaceCancelled: Bool = false) -> ShareResult {
+        var result = host.result(of: ending.outcome, activity: ending.activity, interfaceCancelled: interfaceCancelled)
+        if let kept = ending.kept {
+            result.kept = ShareResult.Kept(kept)
+            if result.activityType == nil, let activity = ending.activity {
+                let entry = host.names.entry(for: activity)
+                result.activityType = entry.activityType
+                result.activity = entry.name
+            }
+        }
+        return result
+    }
+}
