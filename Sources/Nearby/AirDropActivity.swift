@@ -9,7 +9,7 @@ import UniformTypes
 /// devices answer; a device can also be given as `HOST[:PORT]` (`--to`), which is what works
 /// where multicast is blocked. Text goes as a LocalSend text message, everything else as files.
 /// A receiver that declines finishes the activity with `false`.
-public final class AirDropActivity: BuiltInActivity {
+public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
     private let givenDirectories: XDGDirectories?
     private let givenEnvironment: [String: String]?
     private var payloads: [NearbyPayload] = []
@@ -20,6 +20,13 @@ public final class AirDropActivity: BuiltInActivity {
     private var discovery: NearbyDiscovery?
     private let running = Locked<NearbySender?>(nil)
     private let stopped = Locked(false)
+    /// A cancel that keeps work says which files reached the device (`keptWork`).
+    private var keepsWork = false
+    /// True from the send's start until `finish`.
+    private var isSending = false
+    /// What a cancelled send delivered, once it has stopped.
+    private var kept: KeptWork?
+    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Makes the activity.
     /// - Parameters:
@@ -223,9 +230,11 @@ public final class AirDropActivity: BuiltInActivity {
         progress.kind = .file  // counted in bytes of the files sent: the command shows size, rate and time left
         progress.isUpload = true  // then the receiver's answer: the command says it waits for it
         let steps = hostEnvironment.steps
+        isSending = true
         let thread = Thread { [weak self] in
             let outcome: Result<NearbySendResult, ShareError>
             var reached: NearbyDevice?
+            var delivered: (files: [String], of: Int)?
             do {
                 let device = try Self.resolve(
                     target, discovery: discovery, settings: settings, identity: identity, expectedFingerprint: expectedFingerprint,
@@ -237,6 +246,7 @@ public final class AirDropActivity: BuiltInActivity {
                 let sender = NearbySender(device: device, identity: identity, settings: settings, progress: progress)
                 running.withLock { $0 = sender }
                 if stopped.withLock({ $0 }) { sender.cancel() }
+                defer { delivered = (sender.deliveredFiles, payloads.count) }
                 let result = try sender.send(payloads, previews: previews, pin: pin)
                 switch result {
                 case .delivered(let files) where files.isEmpty: steps?.say("AirDrop: \(name) showed the text")
@@ -251,10 +261,38 @@ public final class AirDropActivity: BuiltInActivity {
             }
             discovery?.stop()
             let address = reached.map(Self.address(of:))
-            Task { @MainActor in self?.finish(outcome, to: address) }
+            let alias = reached?.info.alias
+            let deliveredBeforeStop = delivered
+            Task { @MainActor in
+                self?.finish(outcome, to: address)
+                self?.stoppedSending(delivered: deliveredBeforeStop, to: alias ?? address)
+            }
         }
         thread.name = "nearby-send"
         thread.start()
+    }
+
+    // MARK: Keeping work
+
+    /// A cancel after this says which files had reached the device: they stay there.
+    public func keepWorkWhenCancelled() { keepsWork = true }
+
+    /// Once the send has stopped: the files that reached the device before the cancel, or nil
+    /// when none did (or nothing was being sent).
+    public func keptWork() async -> KeptWork? {
+        if isSending { await withCheckedContinuation { stopWaiters.append($0) } }
+        return kept
+    }
+
+    private func stoppedSending(delivered: (files: [String], of: Int)?, to device: String?) {
+        isSending = false
+        if keepsWork, let delivered, !delivered.files.isEmpty, delivered.files.count < delivered.of, let device {
+            let what = delivered.files.count == 1 ? delivered.files[0] : "\(delivered.files.count) files"
+            kept = KeptWork(what: "\(what) (\(delivered.files.count) of \(delivered.of))", location: device)
+        }
+        let waiting = stopWaiters
+        stopWaiters = []
+        for waiter in waiting { waiter.resume() }
     }
 
     /// The device's LocalSend address (`https://192.168.1.7:53317`), for `location`.

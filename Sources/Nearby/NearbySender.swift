@@ -32,6 +32,11 @@ public final class NearbySender: @unchecked Sendable {
     private let settings: NearbySettings
     private let cancelled = Locked(false)
     private let session = Locked<String?>(nil)
+    private let delivered = Locked<[String]>([])
+
+    /// The labels of the files the receiver has taken whole so far, in the order they finished:
+    /// after a cancel, what reached the device (a LocalSend receiver keeps finished files).
+    public var deliveredFiles: [String] { delivered.withLock { $0 } }
 
     /// Bytes sent so far and in all; updated while files upload.
     public let progress: Progress
@@ -114,6 +119,7 @@ public final class NearbySender: @unchecked Sendable {
                 while failure.withLock({ $0 == nil }), !isCancelled, let item = work.withLock({ $0.popFirst() }) {
                     do {
                         try upload(item, sessionId: accepted.sessionId, token: accepted.files[item.offer.id]!, sentBytes: sentBytes)
+                        delivered.withLock { $0.append(item.label) }
                     } catch {
                         failure.withLock { current in
                             if current == nil { current = (error as? ShareError) ?? ShareError(.ioError, "AirDrop: \(error)") }

@@ -4,11 +4,11 @@ extension ServiceBus {
     /// A private bus whose activated service shows its windows on `desktop`: the desktop's
     /// display and accessibility bus (`AT_SPI_BUS_ADDRESS`, as the service's session bus is this
     /// one), for tests that drive the service's window through AT-SPI.
-    public static func start(home: TemporaryHome, desktop: DesktopSession) throws -> ServiceBus {
+    public static func start(home: TemporaryHome, desktop: DesktopSession, namespace: String? = nil) throws -> ServiceBus {
         var environment = desktop.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         environment["AT_SPI_BUS_ADDRESS"] = desktop.accessibilityBusAddress
-        return try start(home: home, environment: environment)
+        return try start(home: home, environment: environment, namespace: namespace)
     }
 
     /// The service's PID once it has taken its name (activation may still be under way): the

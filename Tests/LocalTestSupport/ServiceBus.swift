@@ -69,7 +69,7 @@ public final class ServiceBus: Sendable {
     ///   ``Share/MissingBinary`` when `share` was not built.
     public static func start(
         home: TemporaryHome, service: [String]? = nil, environment extra: [String: String] = [:],
-        activatable: [String: [String]] = [:], timeout: Double = 10
+        activatable: [String: [String]] = [:], timeout: Double = 10, namespace: String? = nil
     ) throws -> ServiceBus {
         let folder = home.root.appendingPathComponent("bus", isDirectory: true)
         let services = folder.appendingPathComponent("services", isDirectory: true)
@@ -127,9 +127,12 @@ public final class ServiceBus: Sendable {
         guard logDescriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         // setsid: the daemon leads a process group (a spawned child is no group leader, so
         // setsid does not fork and the PID stays the daemon's); what it activates joins it.
+        // In a network namespace (`ip netns exec` execs, so the PID stays the daemon's), what it
+        // activates runs there too: a service that reaches a receiver in the other namespace.
+        let daemon = ["/usr/bin/setsid", "/usr/bin/dbus-daemon", "--config-file=\(configuration.path)", "--nofork", "--nosyslog"]
+        let command = namespace.map { ["/usr/sbin/ip", "netns", "exec", $0] + daemon } ?? daemon
         let pid = try Spawn.start(
-            "/usr/bin/setsid",
-            ["/usr/bin/dbus-daemon", "--config-file=\(configuration.path)", "--nofork", "--nosyslog"],
+            command[0], Array(command.dropFirst()),
             environment: environment, directory: home.root.path, input: null, output: logDescriptor,
             error: logDescriptor)
         let deadline = Date().addingTimeInterval(timeout)

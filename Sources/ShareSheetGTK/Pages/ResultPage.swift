@@ -24,9 +24,8 @@ struct ResultPage {
 
     /// A cancelled share that kept finished work: what, and where it is.
     static func kept(_ kept: KeptWork, close: @escaping @MainActor () -> Void) -> ResultPage {
-        let what = kept.what.prefix(1).uppercased() + kept.what.dropFirst()
-        let where_ = kept.resume == .outbox ? "It waits in the outbox and is sent when the outbox is sent." : "It is at \(kept.location)."
-        return ResultPage(icon: "dialog-information", lines: [("\(what) kept", ["title-4"]), (where_, ["dim-label"])], close: close)
+        let place = kept.resume == .outbox ? "It waits in the outbox, to be sent with it." : "It is on \(kept.location)."
+        return ResultPage(icon: "dialog-information", lines: [("Kept \(kept.what)", ["title-4"]), (place, ["dim-label"])], close: close)
     }
 
     private init(icon: String, lines: [(String, [String])], close: @escaping @MainActor () -> Void) {
