@@ -58,7 +58,7 @@ struct ServiceSessionTests {
             let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
             try await driver.click(name: "Send", role: "push button")
             try await driver.wait(name: "Desk Laptop asks for a PIN.", role: "label")
-            try await driver.fill(name: "PIN", text: "4321")
+            try await driver.fill(name: "PIN", text: "4321", role: "text")
             try await driver.click(name: "Try Again", role: "push button")
             let output = try await client.finish(started)
             let result = try #require(output.objects.last, "client: \(output)")
