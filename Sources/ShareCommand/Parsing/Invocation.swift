@@ -69,20 +69,39 @@ struct Invocation: Equatable {
         var value: String
     }
 
-    /// The options that take a value, and those that do not, for parsing and suggestions: the
-    /// declaration `--help` is made from.
-    static let valueOptions = ShareOptions.valueOptions
-    static let flagOptions = ShareOptions.flagOptions
-
-    /// Reads `arguments` (without the program name).
+    /// Reads `arguments` (without the program name) with the options `ShareOptions` declares,
+    /// each handed to its own action in command-line order.
     /// - Throws: a `ShareError` of kind `.usage` naming the wrong option.
     static func parse(_ arguments: [String]) throws -> Invocation {
-        var invocation = Invocation()
-        var modeOption: String?
-        var optionsEnded = false
-        var index = 0
+        var reading = Reading()
+        let options = ShareOptions.declared
+        try ParsedOptions.scan(arguments, options: options.map(\.spec), command: "") { element in
+            switch element {
+            case .operand(let operand):
+                reading.invocation.items.append(operand == "-" ? .standardInput : .operand(operand))
+            case .option(let spec, let value):
+                // `scan` hands over only the options it was given, so there is always one.
+                guard let option = options.first(where: { $0.spec == spec }) else {
+                    preconditionFailure("\(spec.name) was read but is not a declared option of share")
+                }
+                try option.apply(value, to: &reading)
+            }
+        }
+        return try reading.finished()
+    }
 
-        func setMode(_ mode: Mode, option: String) throws {
+    /// An invocation while its command line is read: what each option's action changes.
+    struct Reading {
+        var invocation = Invocation()
+        /// The option that chose the mode so far (`--list`), for the message when two do.
+        private(set) var modeOption: String?
+        /// `-h`, `--help`: the help, whatever else is given.
+        var wantsHelp = false
+        /// `--version`: the version, whatever else is given but `--help`.
+        var wantsVersion = false
+
+        /// `--list`, `--explain`, `--activity` and `--service`: one of them, once.
+        mutating func setMode(_ mode: Mode, option: String) throws {
             if let modeOption, modeOption != option {
                 throw ShareError(.usage, "\(modeOption) and \(option) cannot be used together")
             }
@@ -91,107 +110,44 @@ struct Invocation: Equatable {
             invocation.mode = mode
         }
 
-        var wantsHelp = false
-        var wantsVersion = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if argument == "-" {
-                invocation.items.append(.standardInput)
-                continue
+        /// `--gui` or `--terminal`, not both.
+        mutating func setSheetStyle(_ style: SheetStyle) throws {
+            if invocation.sheetStyle != .automatic, invocation.sheetStyle != style {
+                throw ShareError(.usage, "--gui and --terminal cannot be used together")
             }
-            if optionsEnded || !argument.hasPrefix("-") {
-                invocation.items.append(.operand(argument))
-                continue
-            }
-            if argument == "--" {
-                optionsEnded = true
-                continue
-            }
-            var name = argument
-            var attached: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                attached = String(argument[argument.index(after: equals)...])
-            }
-            if name == "-h" { name = "--help" }
+            invocation.sheetStyle = style
+        }
 
-            if flagOptions.contains(name) {
-                if attached != nil { throw ShareError(.usage, "\(name) takes no value") }
-                switch name {
-                case "--list": try setMode(.list, option: name)
-                case "--json": invocation.json = true
-                case "--pretty": invocation.pretty = true
-                case "--quiet": invocation.quiet = true
-                case "--verbose": invocation.verbose = true
-                case "--service": try setMode(.service, option: name)
-                case "--via-service": invocation.viaService = true
-                case "--gui", "--terminal":
-                    let style: SheetStyle = name == "--gui" ? .window : .terminal
-                    if invocation.sheetStyle != .automatic, invocation.sheetStyle != style {
-                        throw ShareError(.usage, "--gui and --terminal cannot be used together")
-                    }
-                    invocation.sheetStyle = style
-                case "--help": wantsHelp = true
-                default: wantsVersion = true
-                }
-                continue
+        /// The invocation, once every option is read.
+        /// - Throws: a usage error for options that do not go together.
+        func finished() throws -> Invocation {
+            var invocation = invocation
+            if wantsHelp { invocation.mode = .help } else if wantsVersion { invocation.mode = .version }
+            if invocation.json, invocation.mode.isExplain {
+                throw ShareError(.usage, "--json works with --list, --activity or the sheet, not with --explain")
             }
-            guard valueOptions.contains(name) else {
-                throw ShareError(.usage, "unknown option '\(name)'" + suggestion(for: name))
+            // `--pretty` indents whatever `--json` prints, the listing and a share's result alike.
+            if invocation.pretty, !invocation.json, !wantsHelp, !wantsVersion {
+                throw ShareError(.usage, "--pretty works only with --json")
             }
-            let value: String
-            if let attached {
-                value = attached
-            } else if index < arguments.count {
-                value = arguments[index]
-                index += 1
-            } else {
-                throw ShareError(.usage, "\(name) needs a value")
-            }
-            switch name {
-            case "--text":
-                invocation.items.append(.text(value))
-            case "--activity":
-                try setMode(.activity(value), option: name)
-            case "--explain":
-                try setMode(.explain(value), option: name)
-            case "--subject":
-                if invocation.subject != nil { throw ShareError(.usage, "--subject can be given only once") }
-                invocation.subject = value
-            case "--to":
-                invocation.recipients += splitList(value)
-            case "--exclude":
-                invocation.exclusions += splitList(value)
-            case "--app":
-                if invocation.application != nil { throw ShareError(.usage, "--app can be given only once") }
-                invocation.application = value
-            default:
-                guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-                    throw ShareError(.usage, "--set needs FIELD=VALUE, got '\(value)'")
-                }
-                invocation.settings.append(
-                    Setting(field: String(value[..<equals]), value: String(value[value.index(after: equals)...])))
-            }
+            return invocation
         }
-        if wantsHelp { invocation.mode = .help } else if wantsVersion { invocation.mode = .version }
-        if invocation.json, invocation.mode.isExplain {
-            throw ShareError(.usage, "--json works with --list, --activity or the sheet, not with --explain")
-        }
-        // `--pretty` indents whatever `--json` prints, the listing and a share's result alike.
-        if invocation.pretty, !invocation.json, !wantsHelp, !wantsVersion {
-            throw ShareError(.usage, "--pretty works only with --json")
-        }
-        return invocation
     }
 
-    private static func splitList(_ value: String) -> [String] {
+    /// The names of a comma-separated list (`--to a,b`), trimmed, without empty ones.
+    static func splitList(_ value: String) -> [String] {
         value.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
     }
+}
 
-    private static func suggestion(for option: String) -> String {
-        let close = Suggestions.closest(to: option, among: valueOptions + flagOptions)
-        return close.isEmpty ? " (see share --help)" : " (did you mean \(Suggestions.phrase(close))?)"
+extension Invocation.Setting {
+    /// Reads `FIELD=VALUE`.
+    /// - Throws: a usage error when there is no `=` or no field before it.
+    init(parsing text: String) throws {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw ShareError(.usage, "--set needs FIELD=VALUE, got '\(text)'")
+        }
+        self.init(field: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
     }
 }
 
