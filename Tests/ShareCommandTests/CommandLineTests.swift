@@ -322,7 +322,7 @@ final class CommandLineTests {
             Set(object.keys)
                 == [
                     "activityType", "activity", "completed", "disposition", "location", "returnedItems", "fallback",
-                    "error",
+                    "error", "kept",
                 ])
         #expect(object["disposition"] as? String == "failed")
         // Named with --activity, the activity is known although it never ran.
