@@ -109,7 +109,9 @@ public final class ShareSession {
     }
 
     /// The result of an ending, as every front end reports it: what a cancel kept included.
-    /// - Parameter interfaceCancelled: true when the person cancelled the activity's form.
+    /// - Parameters:
+    ///   - ending: what `run(with:picking:)` returned.
+    ///   - interfaceCancelled: true when the person cancelled the activity's form.
     public func result(of ending: Ending, interfaceCancelled: Bool = false) -> ShareResult {
         var result = host.result(of: ending.outcome, activity: ending.activity, interfaceCancelled: interfaceCancelled)
         if let kept = ending.kept {
