@@ -55,7 +55,7 @@ public final class AirDropActivity: BuiltInActivity {
     private var presetProblem: ShareError? {
         for target in presetTargets() {
             if let problem = DirectAddress.portProblem(target) {
-                return ShareError(.usage, "AirDrop: --to \(target): \(problem)")
+                return ShareError(.usage, "AirDrop: the device \(target) given ahead: \(problem)", setting: .init("to"), fix: .chooseDevice)
             }
         }
         return nil
@@ -86,7 +86,7 @@ public final class AirDropActivity: BuiltInActivity {
 
     private func makeInterface() -> ActivityInterface {
         let options = ChoiceOptions(streaming: presetTargets().map {
-            ChoiceOptions.Option(id: $0, title: $0, detail: "given with --to", iconName: "network-wired")
+            ChoiceOptions.Option(id: $0, title: $0, detail: "given ahead", iconName: "network-wired")
         })
         // "a device nearby, or HOST[:PORT]": an address typed in the sheet is a device too.
         options.optionForTypedText = { text in
@@ -210,7 +210,7 @@ public final class AirDropActivity: BuiltInActivity {
             return activityDidFail(ShareError(.ioError, "AirDrop: no device identity"))
         }
         guard let target = values["to"]?.text, !target.isEmpty else {
-            return activityDidFail(ShareError(.usage, "AirDrop: no device chosen (give one with --to HOST[:PORT])"))
+            return activityDidFail(ShareError(.usage, "AirDrop: no device chosen", setting: .init("to"), fix: .chooseDevice))
         }
         let pin = values["pin"]?.text
         let expectedFingerprint = context.presetValues["fingerprint"]?.text.uppercased()
@@ -295,7 +295,8 @@ public final class AirDropActivity: BuiltInActivity {
             if isCancelled() { throw ShareError(.cancelled, "AirDrop: cancelled") }
             throw ShareError(
                 .unavailable,
-                "AirDrop: \(target): no such device nearby after \(Int(settings.discoveryTimeout)) s (multicast may be blocked: try --to HOST[:PORT])")
+                "AirDrop: \(target): no such device nearby after \(Int(settings.discoveryTimeout)) s; multicast may be blocked, "
+                    + "so give the device's address", setting: .init("to"), fix: .chooseDevice)
         }
         return try check(device, expectedFingerprint)
     }
@@ -304,7 +305,8 @@ public final class AirDropActivity: BuiltInActivity {
         guard let expected, !expected.isEmpty else { return device }
         guard device.fingerprint.uppercased() == expected else {
             throw ShareError(
-                .unavailable, "AirDrop: \(device.info.alias) (\(device.host)): its fingerprint is not the one given with --set fingerprint")
+                .unavailable, "AirDrop: \(device.info.alias) (\(device.host)): its fingerprint is not the one given",
+                setting: .init("fingerprint"))
         }
         return device
     }

@@ -27,15 +27,19 @@ public struct WireResults: Equatable, Sendable {
     public var errorField: String?
     /// `error-setting`: the configuration key that changes the outcome.
     public var errorSetting: String?
-    /// `error-hint`
+    /// `error-hint`: what fixes it, in plain words.
     public var errorHint: String?
+    /// `error-fix`: what kind of fix a person can make (a `ShareError.Fix` raw value).
+    public var errorFix: String?
+    /// `error-path`: the file or folder that matters.
+    public var errorPath: String?
 
     /// Results with the fields given; the rest absent.
     public init(
         activity: String? = nil, activityType: String? = nil, completed: Bool? = nil, disposition: String? = nil,
         location: String? = nil, returnedItems: [String] = [], fallbackMessage: String? = nil, fallbackHint: String? = nil,
         errorCode: String? = nil, errorMessage: String? = nil, errorField: String? = nil, errorSetting: String? = nil,
-        errorHint: String? = nil
+        errorHint: String? = nil, errorFix: String? = nil, errorPath: String? = nil
     ) {
         self.activity = activity
         self.activityType = activityType
@@ -50,6 +54,8 @@ public struct WireResults: Equatable, Sendable {
         self.errorField = errorField
         self.errorSetting = errorSetting
         self.errorHint = errorHint
+        self.errorFix = errorFix
+        self.errorPath = errorPath
     }
 
     /// The results' `a{sv}`.
@@ -68,6 +74,8 @@ public struct WireResults: Equatable, Sendable {
         entries.add("error-field", errorField)
         entries.add("error-setting", errorSetting)
         entries.add("error-hint", errorHint)
+        entries.add("error-fix", errorFix)
+        entries.add("error-path", errorPath)
         return entries.variant
     }
 
@@ -82,7 +90,8 @@ public struct WireResults: Equatable, Sendable {
             fallbackMessage: try results.string("fallback-message"), fallbackHint: try results.string("fallback-hint"),
             errorCode: try results.string("error-code"), errorMessage: try results.string("error-message"),
             errorField: try results.string("error-field"), errorSetting: try results.string("error-setting"),
-            errorHint: try results.string("error-hint"))
+            errorHint: try results.string("error-hint"), errorFix: try results.string("error-fix"),
+            errorPath: try results.string("error-path"))
     }
 }
 
