@@ -508,7 +508,7 @@ struct Runner {
     }
 
     /// A word as a POSIX shell reads it back: bare when safe, else in single quotes.
-    static func shellQuoted(_ word: String) -> String {
+    nonisolated static func shellQuoted(_ word: String) -> String {
         let safe = word.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "@%+=:,./-_".unicodeScalars.contains(scalar))
         }
