@@ -85,7 +85,8 @@ public struct MailDelivery: Sendable {
         id: String, progress: Progress?, isCancelled: @escaping @Sendable () -> Bool, removeOnCancel: () -> Bool
     ) throws -> MailResult {
         guard let endpoint = settings.endpoint else {
-            throw ShareError(.unavailable, "Mail: no SMTP server is configured ([mail] smtp= or --set smtp=URL)")
+            throw ShareError(
+                .unavailable, "Mail: no SMTP server is configured", setting: .init(group: "mail", "smtp"), fix: .configureMailServer)
         }
         guard let claim = try settings.outbox.claim(id) else {
             throw ShareError(.temporaryFailure, "Mail: \(id) is being sent by another process")
@@ -141,17 +142,16 @@ public struct MailDelivery: Sendable {
             if error.isTemporary {
                 throw ShareError(
                     .temporaryFailure,
-                    "Mail: \(settings.serverName) cannot be reached (\(error)); \(kept): send it later with share outbox flush",
-                    hint: "send it with `share outbox flush` once \(settings.serverName) answers")
+                    "Mail: \(settings.serverName) cannot be reached (\(error)); \(kept)", fix: .flushOutbox)
             }
             if error.isStartTLSMissing, settings.startTLS == .required, settings.smtp?.scheme?.lowercased() == "smtp" {
                 // Not the server's fault nor the network's: the setting asks for what this
                 // server does not have, so it is a configuration error that names the setting.
                 throw ShareError(
                     .configuration,
-                    "Mail: \(settings.serverName) does not offer STARTTLS, which starttls=required (the default) needs: "
-                        + "set starttls=optional (TLS when offered) or starttls=off (a local relay) in [mail]; \(kept)",
-                    hint: "set starttls=optional (TLS when offered) or starttls=off (a local relay) in [mail]")
+                    "Mail: \(settings.serverName) does not offer STARTTLS, which mail security requires unless set otherwise; "
+                        + kept,
+                    setting: .init(group: "mail", "starttls"), fix: .chooseMailSecurity)
             }
             if error.isLoginRefused {
                 throw ShareError(.unavailable, "Mail: \(settings.serverName) refused the login for \(endpoint.user ?? "?") (\(error)); \(kept)")

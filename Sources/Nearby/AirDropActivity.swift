@@ -62,7 +62,7 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
     private var presetProblem: ShareError? {
         for target in presetTargets() {
             if let problem = DirectAddress.portProblem(target) {
-                return ShareError(.usage, "AirDrop: --to \(target): \(problem)")
+                return ShareError(.usage, "AirDrop: the device \(target) given ahead: \(problem)", setting: .init("to"), fix: .chooseDevice)
             }
         }
         return nil
@@ -93,7 +93,7 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
 
     private func makeInterface() -> ActivityInterface {
         let options = ChoiceOptions(streaming: presetTargets().map {
-            ChoiceOptions.Option(id: $0, title: $0, detail: "given with --to", iconName: "network-wired")
+            ChoiceOptions.Option(id: $0, title: $0, detail: "given ahead", iconName: "network-wired")
         })
         // "a device nearby, or HOST[:PORT]": an address typed in the sheet is a device too.
         options.optionForTypedText = { text in
@@ -217,7 +217,7 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
             return activityDidFail(ShareError(.ioError, "AirDrop: no device identity"))
         }
         guard let target = values["to"]?.text, !target.isEmpty else {
-            return activityDidFail(ShareError(.usage, "AirDrop: no device chosen (give one with --to HOST[:PORT])"))
+            return activityDidFail(ShareError(.usage, "AirDrop: no device chosen", setting: .init("to"), fix: .chooseDevice))
         }
         let pin = values["pin"]?.text
         let expectedFingerprint = context.presetValues["fingerprint"]?.text.uppercased()
@@ -333,7 +333,8 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
             if isCancelled() { throw ShareError(.cancelled, "AirDrop: cancelled") }
             throw ShareError(
                 .unavailable,
-                "AirDrop: \(target): no such device nearby after \(Int(settings.discoveryTimeout)) s (multicast may be blocked: try --to HOST[:PORT])")
+                "AirDrop: \(target): no such device nearby after \(Int(settings.discoveryTimeout)) s; multicast may be blocked, "
+                    + "so give the device's address", setting: .init("to"), fix: .chooseDevice)
         }
         return try check(device, expectedFingerprint)
     }
@@ -342,7 +343,8 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
         guard let expected, !expected.isEmpty else { return device }
         guard device.fingerprint.uppercased() == expected else {
             throw ShareError(
-                .unavailable, "AirDrop: \(device.info.alias) (\(device.host)): its fingerprint is not the one given with --set fingerprint")
+                .unavailable, "AirDrop: \(device.info.alias) (\(device.host)): its fingerprint is not the one given",
+                setting: .init("fingerprint"))
         }
         return device
     }

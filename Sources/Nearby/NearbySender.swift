@@ -93,9 +93,9 @@ public final class NearbySender: @unchecked Sendable {
             throw ShareError(
                 .usage,
                 pin == nil || pin!.isEmpty
-                    ? "AirDrop: \(device.info.alias) asks for a PIN (give it with --set pin=…)"
+                    ? "AirDrop: \(device.info.alias) asks for a PIN"
                     : "AirDrop: \(device.info.alias) did not accept the PIN",
-                field: "pin")
+                field: "pin", fix: .givePin)
         case 403: return .declined
         case 409: throw ShareError(.temporaryFailure, "AirDrop: \(device.info.alias) is busy with another transfer")
         case 429: throw ShareError(.temporaryFailure, "AirDrop: \(device.info.alias) refuses for now: too many PIN attempts")

@@ -131,7 +131,7 @@ public final class OpenInActivity: BuiltInActivity {
         } else if let chosen {
             lines.append("question: skipped, \(chosen.name) was chosen as the default")
         } else {
-            lines.append("question: asked, \(applications.count) applications fit (or pick one with --app ID)")
+            lines.append("question: asked, \(applications.count) applications fit, unless one is given ahead")
         }
         return lines
     }

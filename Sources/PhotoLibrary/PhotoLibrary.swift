@@ -47,7 +47,9 @@ public struct PhotoLibrary: Sendable {
             let parts = subfolder.split(separator: "/", omittingEmptySubsequences: true)
             let origin = configuration.file?.path ?? "configuration"
             guard !subfolder.hasPrefix("/"), !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }) else {
-                throw ShareError(.badData, "\(origin): [photos] subfolder=\(subfolder): must be a relative folder name without . or ..")
+                throw ShareError(
+                    .badData, "\(origin): the photos subfolder '\(subfolder)' must be a relative folder name without . or ..",
+                    setting: .init(group: "photos", "subfolder"), path: configuration.file?.path)
             }
             for part in parts {
                 pictures.appendPathComponent(String(part), isDirectory: true)

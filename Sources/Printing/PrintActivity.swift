@@ -189,7 +189,7 @@ public final class PrintActivity: BuiltInActivity {
             let saved = urls.map(\.path).joined(separator: ", ")
             fallback = ActivityFallback(
                 message: "No printer is set up, so the document was saved as PDF: \(saved)",
-                hint: "add a printer in CUPS, then choose it with --set printer=NAME or `[print] printer=` in \(configurationFile)")
+                setting: .init(group: "print", "printer"), fix: .addPrinter, path: configurationFile)
         }
         activityDidFinish(true)
     }

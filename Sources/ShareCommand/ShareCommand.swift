@@ -77,6 +77,7 @@ public enum ShareCommand {
                     result.activityType = type.rawValue
                     result.activity = names.name(of: type)
                 }
+                result = CommandWords.worded(result)
                 context.standardOutput.write(((try? JSONOutput.text(result, format: format)) ?? result.json) + "\n")
             }
             return finish(termination, context: context)

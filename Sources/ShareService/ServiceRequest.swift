@@ -83,7 +83,7 @@ final class ServiceRequest {
                     return run(session, with: ScriptedFrontEnd(), picking: type, presenter: nil)
                 }
             } else if !call.interactive {
-                return finish(failure: ShareError(.usage, "interactive=false needs an activity: there is no one to ask"))
+                return finish(failure: ShareError(.usage, "a share that is not interactive needs an activity: there is no one to ask"))
             }
             try WindowPresenter.connectToDisplay()
             let presenter = WindowPresenter(names: host.names)

@@ -77,7 +77,7 @@ public final class WindowPresenter: Presenter {
         if DisplayConnection.isOpen { return }
         guard Renderer.withoutGL({ gtk_init_check() }) != 0 else {
             let name = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
-            throw ShareError(.unavailable, "cannot open a window on display '\(name)'", hint: "--terminal")
+            throw ShareError(.unavailable, "cannot open a window on display '\(name)'", fix: .useTerminal)
         }
         adw_init()
         DisplayConnection.isOpen = true
@@ -194,7 +194,7 @@ public final class WindowPresenter: Presenter {
             failure.code != .cancelled
         {
             let result = ResultPage.failure(
-                message: failure.message, hint: failure.hint, close: { [weak self] in self?.close() })
+                message: failure.message, hint: failure.plainAdvice, close: { [weak self] in self?.close() })
             window.show(result.widget, title: title ?? windowTitle, subtitle: "Did not complete")
             page = .result
             result.focus()

@@ -45,8 +45,11 @@ public final class ShareHost {
         if rejectingUnknownSettings, !presets.settings.isEmpty {
             controller.presetCheck = { [weak self] activity, interface in
                 guard let self else { return nil }
-                let unknown = self.unknownSettings(presets, for: activity, interface: interface)
-                return unknown.isEmpty ? nil : ShareError(.usage, unknown.joined(separator: "; ") + "; nothing was shared")
+                let unknown = self.unknownSettingKeys(presets, for: activity, interface: interface)
+                guard let first = unknown.first else { return nil }
+                let said = unknown.map { self.unknownSetting($0.key, in: activity, closest: $0.closest) }
+                return ShareError(
+                    .usage, said.joined(separator: "; ") + "; nothing was shared", setting: ShareError.Setting(first.key))
             }
         }
         return controller
@@ -80,18 +83,35 @@ public final class ShareHost {
         return try StandardInputLimit(configuration: configuration)
     }
 
-    /// The `--set` keys that `activity` neither reads from the configuration, nor declares as a
-    /// preset key, nor shows as a field of `interface`, each with a suggestion when one is
-    /// close: "--set smtpserver: Mail has no such setting (did you mean smtp?)".
+    /// How a front end names a setting given with a share, for messages: the plain default
+    /// quotes the key ("'smtpserver'"); the `share` command names its option instead.
+    public var settingName: @MainActor (_ key: String) -> String = { "'\($0)'" }
+
+    /// The setting keys that `activity` neither reads from the configuration, nor declares as
+    /// a preset key, nor shows as a field of `interface`, each with a suggestion when one is
+    /// close: "'smtpserver': Mail has no such setting (did you mean smtp?)".
     public func unknownSettings(_ presets: SharePresets, for activity: Activity, interface: ActivityInterface?) -> [String] {
+        unknownSettingKeys(presets, for: activity, interface: interface).map {
+            unknownSetting($0.key, in: activity, closest: $0.closest)
+        }
+    }
+
+    /// The keys `unknownSettings` names, each with the known key closest to it, if any.
+    func unknownSettingKeys(
+        _ presets: SharePresets, for activity: Activity, interface: ActivityInterface?
+    ) -> [(key: String, closest: String?)] {
         let entry = names.entry(for: activity)
         let fields = interface?.fields.map(\.id) ?? []
         let known = ConfigurationKeys.keys(forActivity: entry.name).union(activity.presetKeys).union(fields)
             .union(["to", "subject", "app"])
         return presets.settingKeys.filter { !known.contains($0) }.map { key in
-            let close = ConfigurationKeys.suggestion(for: key, among: known)
-            return "--set \(key): \(entry.title) has no such setting" + (close.map { " (did you mean \($0)?)" } ?? "")
+            (key: key, closest: ConfigurationKeys.suggestion(for: key, among: known))
         }
+    }
+
+    private func unknownSetting(_ key: String, in activity: Activity, closest: String?) -> String {
+        "\(settingName(key)): \(names.entry(for: activity).title) has no such setting"
+            + (closest.map { " (did you mean \($0)?)" } ?? "")
     }
 
     /// How a presentation ended, as the result every front end reports.

@@ -219,7 +219,7 @@ public final class SocialActivity: BuiltInActivity {
     static func webPageFallback(_ service: SocialService) -> ActivityFallback {
         ActivityFallback(
             message: "There is no \(service.displayName) account here, so the share page opened in the browser.",
-            hint: "add one with `share accounts add \(service)` to post directly")
+            setting: .init(group: "accounts", service.rawValue), fix: .addAccount)
     }
 
     public override func cancel() {

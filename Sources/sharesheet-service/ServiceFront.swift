@@ -125,7 +125,7 @@ final class ServiceFront {
 
     func takeOverDeadlinePassed() {
         guard worker == nil, workerFailure == nil else { return }
-        workerFailure = "share --service did not take over within \(Self.takeOverSeconds) s"
+        workerFailure = "the share program in service mode did not take over within \(Self.takeOverSeconds) s"
         passOn()
     }
 
@@ -133,7 +133,7 @@ final class ServiceFront {
         if let connection {
             worker = connection
         } else {
-            workerFailure = "share --service ended before it could take the calls over\(error.map { " (\($0))" } ?? "")"
+            workerFailure = "the share program in service mode ended before it could take the calls over\(error.map { " (\($0))" } ?? "")"
         }
         passOn()
     }

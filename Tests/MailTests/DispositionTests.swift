@@ -36,9 +36,11 @@ struct DispositionTests {
         #expect(outcome.disposition == .queued)
         #expect(outcome.location == home.outbox.appendingPathComponent("new/\(id)").path)
         #expect(outcome.fallback?.message == "No mail server is set up, so the message waits in the outbox (\(id)).")
-        #expect(
-            outcome.fallback?.hint
-                == "send it with `share outbox flush` once `[mail] smtp=` is set in \(home.configHome.path)/sharesheet/config")
+        // Facts, not a command line: the command words them (`share outbox flush`, `[mail] smtp=`).
+        #expect(outcome.fallback?.fix == .flushOutbox)
+        #expect(outcome.fallback?.setting == ShareError.Setting(group: "mail", "smtp"))
+        #expect(outcome.fallback?.path == "\(home.configHome.path)/sharesheet/config")
+        #expect(outcome.fallback?.hint == nil)
     }
 
     @Test("a configured server: sent, the location is the server, no fallback")
@@ -64,7 +66,7 @@ struct DispositionTests {
         #expect(!outcome.completed)
         let error = try #require(outcome.error as? ShareError)
         #expect(error.kind == .temporaryFailure)
-        #expect(error.hint?.contains("share outbox flush") == true)
+        #expect(error.fix == .flushOutbox)
         let id = try #require(home.outboxFiles("new").first)
         #expect(outcome.disposition == .queued)
         #expect(outcome.location == home.outbox.appendingPathComponent("new/\(id)").path)
@@ -89,8 +91,9 @@ struct DispositionTests {
         #expect(
             outcome.fallback?.message
                 == "No SMS handler or KDE Connect device is set up, so the message waits in the Messages outbox (\(id)).")
-        let hint = try #require(outcome.fallback?.hint)
-        #expect(hint.contains("`[message] via=kdeconnect`") && hint.contains("\(home.configHome.path)/sharesheet/config"))
+        #expect(outcome.fallback?.fix == .configureMessaging)
+        #expect(outcome.fallback?.setting == ShareError.Setting(group: "message", "via"))
+        #expect(outcome.fallback?.path == "\(home.configHome.path)/sharesheet/config")
     }
 
     @Test("[message] via=outbox asked for the outbox: queued, and no fallback to explain")

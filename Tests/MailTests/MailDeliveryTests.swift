@@ -169,8 +169,8 @@ struct MailDeliveryTests {
         } throws: { error in
             // The setting asks for what this server lacks: a configuration error naming the fix.
             guard let error = error as? ShareError else { return false }
-            return error.kind == .configuration && error.message.contains("starttls=optional")
-                && error.message.contains("starttls=off")
+            return error.kind == .configuration && error.fix == .chooseMailSecurity
+                && error.setting == ShareError.Setting(group: "mail", "starttls") && !error.message.contains("starttls=")
         }
         #expect(peer.received.isEmpty)
     }

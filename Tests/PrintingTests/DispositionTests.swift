@@ -38,9 +38,9 @@ struct PrintDispositionTests {
         #expect(outcome.disposition == .saved)
         #expect(outcome.location == saved.path)
         #expect(outcome.fallback?.message == "No printer is set up, so the document was saved as PDF: \(saved.path)")
-        #expect(
-            outcome.fallback?.hint
-                == "add a printer in CUPS, then choose it with --set printer=NAME or `[print] printer=` in ~/.config/sharesheet/config")
+        #expect(outcome.fallback?.fix == .addPrinter)
+        #expect(outcome.fallback?.setting == ShareError.Setting(group: "print", "printer"))
+        #expect(outcome.fallback?.path == "~/.config/sharesheet/config")
     }
 
     @Test("[print] printer= in the host's configuration chooses the printer: printed, the location is the job")

@@ -44,6 +44,10 @@ struct WireFormatTests {
         WireResults(
             activity: "mail", completed: false, disposition: "failed", errorCode: "usage", errorMessage: "Mail needs a recipient",
             errorField: "to", errorSetting: "mail.server", errorHint: "give To"),
+        WireResults(
+            activity: "mail", completed: false, disposition: "failed", errorCode: "configuration",
+            errorMessage: "Mail: mx does not offer STARTTLS", errorSetting: "mail.starttls",
+            errorHint: "Allow mail without STARTTLS.", errorFix: "choose-mail-security", errorPath: "/home/me/.config/sharesheet/config"),
     ]
 
     // MARK: Round trips

@@ -340,7 +340,7 @@ final class CommandLineTests {
         #expect(run.status == 66)
         #expect(
             run.standardOutput
-                == #"{"activity":"mail","activityType":"com.apple.UIKit.activity.Mail","completed":false,"disposition":"failed","error":{"code":"no-input","hint":null,"message":"nope.txt: no such file"},"fallback":null,"kept":null,"location":null,"returnedItems":[]}"#
+                == #"{"activity":"mail","activityType":"com.apple.UIKit.activity.Mail","completed":false,"disposition":"failed","error":{"code":"no-input","field":null,"fix":null,"hint":null,"message":"nope.txt: no such file","path":null,"setting":null},"fallback":null,"kept":null,"location":null,"returnedItems":[]}"#
                 + "\n")
     }
 }

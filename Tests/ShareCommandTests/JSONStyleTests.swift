@@ -94,7 +94,7 @@ final class JSONStyleTests {
         #expect(result["activity"] as? String == "mail")
         #expect(result["activityType"] as? String == "com.apple.UIKit.activity.Mail")
         let error = try #require(result["error"] as? [String: Any], "\(run)")
-        #expect(Set(error.keys) == ["code", "message", "hint"])
+        #expect(Set(error.keys) == ["code", "message", "hint", "field", "setting", "fix", "path"])
         #expect(error["hint"] is NSNull)
         #expect(error["code"] as? String == "no-input")
     }

@@ -137,7 +137,7 @@ final class ShareCommandInProcessTests {
         // The sheet went to standard error; standard output holds only the result.
         #expect(
             output.text.hasSuffix(
-                #"{"activity":null,"activityType":null,"completed":false,"disposition":"cancelled","error":{"code":"cancelled","hint":null,"message":"dismissed"},"fallback":null,"kept":null,"location":null,"returnedItems":[]}"#
+                #"{"activity":null,"activityType":null,"completed":false,"disposition":"cancelled","error":{"code":"cancelled","field":null,"fix":null,"hint":null,"message":"dismissed","path":null,"setting":null},"fallback":null,"kept":null,"location":null,"returnedItems":[]}"#
                     + "\n"))
         #expect(errors.text.contains("Share:"))
         #expect(!output.text.contains("Share:"))

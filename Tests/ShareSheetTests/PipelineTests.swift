@@ -189,6 +189,9 @@ struct PipelineTests {
         #expect(outcome.completed == false)
         let error = outcome.error as? ShareError
         #expect(error?.kind == .usage)
-        #expect(error?.message == "Mail: To is required (set it with --set to=…)")
+        // The plain default names the field; the command words it as its option (`--to …`).
+        #expect(error?.message == "Mail: To is required (set it with to)")
+        #expect(error?.setting == ShareError.Setting("to"))
+        #expect(error?.message.contains("--") == false)
     }
 }

@@ -37,7 +37,7 @@ struct AccountTests {
         try store.save("t", for: .weibo)
         chmod(store.tokensFile.path, 0o644)
         let error = try #require(throws: ShareError.self) { try store.token(for: .weibo) }
-        #expect(error.message.contains("chmod 600"))
+        #expect(error.fix == .protectFile && error.path == store.tokensFile.path, "\(error)")
     }
 
     @Test("a token's description never shows it")
@@ -97,7 +97,8 @@ struct AccountTests {
         try store.remove(.vimeo)
         let error = try #require(throws: ShareError.self) { try store.tokenForPosting(to: .vimeo, keptIn: location) }
         #expect(error.kind == .unavailable)
-        #expect(error.message == "vimeo: the Vimeo account is no longer in \(store.tokensFile.path): run share accounts add vimeo")
+        #expect(error.message == "vimeo: the Vimeo account is no longer in \(store.tokensFile.path)")
+        #expect(error.fix == .addAccount && error.setting == ShareError.Setting(group: "accounts", "vimeo"))
     }
 
     @Test("an empty or multi-line token is refused")

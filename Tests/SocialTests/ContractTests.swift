@@ -51,7 +51,7 @@ struct ContractTests {
         let composer = try composer(.twitter, server: server, token: "expired", sandbox: sandbox)
         let error = try await #require(throws: ShareError.self) { try await composer.post(SocialPost(text: "hi")) }
         #expect(error.kind == .configuration)
-        #expect(error.message.contains("run share accounts add twitter"))
+        #expect(error.fix == .addAccount && error.setting == ShareError.Setting(group: "accounts", "twitter"), "\(error)")
     }
 
     @Test("X: a rate limit waits once until x-rate-limit-reset, then fails with exit 75, posting nothing")
@@ -144,7 +144,7 @@ struct ContractTests {
         let sandbox = try Sandbox()
         let composer = try composer(.facebook, server: server, token: "expired", apiPath: "/v21.0", sandbox: sandbox)
         let error = try await #require(throws: ShareError.self) { try await composer.post(SocialPost(text: "hi")) }
-        #expect(error.message.contains("run share accounts add facebook"))
+        #expect(error.fix == .addAccount && error.setting == ShareError.Setting(group: "accounts", "facebook"), "\(error)")
         #expect(error.kind == .configuration, "a refused token exits 78")
     }
 
@@ -187,7 +187,7 @@ struct ContractTests {
         let sandbox = try Sandbox()
         let expired = try composer(.weibo, server: server, token: "expired", sandbox: sandbox)
         let error = try await #require(throws: ShareError.self) { try await expired.post(SocialPost(text: "a https://e.x")) }
-        #expect(error.message.contains("run share accounts add weibo"))
+        #expect(error.fix == .addAccount && error.setting == ShareError.Setting(group: "accounts", "weibo"), "\(error)")
         #expect(error.kind == .configuration, "a refused token exits 78")
         let good = try composer(.weibo, server: server, token: "ok", sandbox: sandbox)
         let refused = try await #require(throws: ShareError.self) { try await good.post(SocialPost(text: "no link")) }
@@ -226,7 +226,7 @@ struct ContractTests {
         #expect(server.requests.first?["signature_valid"] as? Bool == false)
         let expired = try composer(.flickr, server: server, token: "k:s:expired:t", sandbox: sandbox)
         let refused = try await #require(throws: ShareError.self) { try await expired.post(post) }
-        #expect(refused.message.contains("run share accounts add flickr"))
+        #expect(refused.fix == .addAccount && refused.setting == ShareError.Setting(group: "accounts", "flickr"), "\(refused)")
         #expect(refused.kind == .configuration, "a refused token exits 78")
     }
 

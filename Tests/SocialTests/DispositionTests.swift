@@ -51,7 +51,8 @@ struct PostingDispositionTests {
         #expect(
             outcome.fallback?.message
                 == "There is no \(service.displayName) account here, so the share page opened in the browser.")
-        #expect(outcome.fallback?.hint == "add one with `share accounts add \(service.rawValue)` to post directly")
+        #expect(outcome.fallback?.fix == .addAccount)
+        #expect(outcome.fallback?.setting == ShareError.Setting(group: "accounts", service.rawValue))
     }
 
     @Test("Flickr and Vimeo without an account in the host's store are unavailable, naming share accounts add")

@@ -96,7 +96,7 @@ struct MastodonTests {
             try await composer.post(SocialPost(text: "Never posted"))
         }
         #expect(error.kind == .configuration)
-        #expect(error.message.contains("run share accounts add mastodon"))
+        #expect(error.fix == .addAccount && error.setting == ShareError.Setting(group: "accounts", "mastodon"), "\(error)")
         #expect(!error.message.contains("revoked-token"))
         #expect(try await server.statuses().isEmpty)
     }

@@ -228,7 +228,7 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
                 // said once, with where to set the real one.
                 fallback = ActivityFallback(
                     message: "No From address is set up, so the message was sent from \(guessedSender).",
-                    hint: "set `[mail] from=` in \(configurationFile)")
+                    setting: .init(group: "mail", "from"), fix: .setSender, path: configurationFile)
             }
             activityDidFinish(true)
         case .success(.queued(let id, let file)):
@@ -237,7 +237,7 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
             location = file.path
             fallback = ActivityFallback(
                 message: "No mail server is set up, so the message waits in the outbox (\(id)).",
-                hint: "send it with `share outbox flush` once `[mail] smtp=` is set in \(configurationFile)")
+                setting: .init(group: "mail", "smtp"), fix: .flushOutbox, path: configurationFile)
             activityDidFinish(true)
         case .success(.handedOff(let url)):
             if let note { returnedItems = [url, note] } else { returnedItems = [url] }

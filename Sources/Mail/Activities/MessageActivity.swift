@@ -170,8 +170,7 @@ public final class MessageActivity: BuiltInActivity {
                 // Queued because nothing could take it, not because the outbox was asked for.
                 fallback = ActivityFallback(
                     message: "No SMS handler or KDE Connect device is set up, so the message waits in the Messages outbox (\(id)).",
-                    hint: "set `[message] via=kdeconnect` and `kdeconnect-device=ID` in \(configurationFile), "
-                        + "or install an sms: handler such as KDE Connect, then run `share outbox flush`")
+                    setting: .init(group: "message", "via"), fix: .configureMessaging, path: configurationFile)
             }
             activityDidFinish(true)
         case .failure(let error as ShareError):

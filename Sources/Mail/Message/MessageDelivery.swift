@@ -66,7 +66,9 @@ public struct MessageSettings: Sendable {
         self.init(outbox: MessageOutbox(directories: directories), searchPath: searchPath)
         if let text = overrides["via"] ?? configuration.string("via", in: "message") {
             guard let via = Via(rawValue: text.lowercased()) else {
-                throw ShareError(.usage, "Message: via=\(text): use auto, handler, kdeconnect or outbox")
+                throw ShareError(
+                    .usage, "Message: '\(text)' is no way to send: use auto, handler, kdeconnect or outbox",
+                    setting: .init(group: "message", "via"))
             }
             self.via = via
         }
@@ -90,7 +92,7 @@ public struct MessageDelivery: Sendable {
         for number in message.recipients where !PhoneNumber.isValid(number) {
             throw ShareError(.badData, "Message: not a phone number: \(number)")
         }
-        guard !message.recipients.isEmpty else { throw ShareError(.usage, "Message: no recipient (set one with --to)") }
+        guard !message.recipients.isEmpty else { throw ShareError(.usage, "Message: no recipient", setting: .init("to"), fix: .changeSetting) }
         let via = settings.via
         if via == .kdeconnect || (via == .auto && settings.kdeConnectDevice != nil && KDEConnect.tool(in: settings.searchPath) != nil) {
             return try KDEConnect.send(message, device: settings.kdeConnectDevice, searchPath: settings.searchPath)
@@ -143,7 +145,9 @@ enum KDEConnect {
 
     static func send(_ message: TextMessage, device: String?, searchPath: [String]) throws -> MessageResult {
         guard let tool = tool(in: searchPath) else { throw ShareError(.unavailable, "Message: kdeconnect-cli is not installed") }
-        guard let device else { throw ShareError(.unavailable, "Message: no KDE Connect device is configured ([message] kdeconnect-device=)") }
+        guard let device else { throw ShareError(
+                .unavailable, "Message: no KDE Connect device is configured", setting: .init(group: "message", "kdeconnect-device"),
+                fix: .changeSetting) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         var arguments = ["--device", device, "--send-sms", message.body]

@@ -133,7 +133,8 @@ public struct PrintService: Sendable {
         }
         guard printers.isEmpty else {
             throw ShareError(
-                .usage, "print: several printers and no default: choose one with --set printer=NAME (\(names.joined(separator: ", ")))")
+                .usage, "print: several printers and no default (\(names.joined(separator: ", ")))",
+                setting: .init(group: "print", "printer"), fix: .choosePrinter)
         }
         return nil
     }

@@ -20,6 +20,7 @@ struct Runner {
         self.invocation = invocation
         self.context = context
         host = ShareHost(registry: context.registry)
+        host.settingName = { "--set \($0)" }
     }
 
     /// Runs the invocation; returns how the command ends, or throws an error that says it.
@@ -518,7 +519,7 @@ struct Runner {
     }
 
     /// A word as a POSIX shell reads it back: bare when safe, else in single quotes.
-    static func shellQuoted(_ word: String) -> String {
+    nonisolated static func shellQuoted(_ word: String) -> String {
         let safe = word.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "@%+=:,./-_".unicodeScalars.contains(scalar))
         }
@@ -539,9 +540,10 @@ struct Runner {
         let termination = Termination.of(result, title: title)
         if let fallback = result.fallback {
             context.warn(fallback.message)
-            context.warn("to change this: " + fallback.hint)
+            if let hint = CommandWords.hint(for: fallback) { context.warn("to change this: " + hint) }
         }
         if let format = invocation.jsonFormat {
+            let result = CommandWords.worded(result)
             context.standardOutput.write(((try? JSONOutput.text(result, format: format)) ?? result.json) + "\n")
         } else if termination.status == 0 || (result.completed && result.disposition == .queued) {
             // A queued share still returns where it waits.

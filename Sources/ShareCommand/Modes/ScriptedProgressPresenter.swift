@@ -22,10 +22,10 @@ final class ScriptedProgressPresenter: Presenter {
     }
 
     /// The fields the command has an option of its own for: messages name `--to`, not `--set to=`.
-    static let fieldOptions: Set<String> = ["to", "subject", "text", "app"]
+    nonisolated static let fieldOptions: Set<String> = ["to", "subject", "text", "app"]
 
     /// How a field is given on the command line: its own option when it has one, else `--set`.
-    static func settingSyntax(_ id: String, _ value: String?) -> String {
+    nonisolated static func settingSyntax(_ id: String, _ value: String?) -> String {
         guard fieldOptions.contains(id) else { return "--set \(id)=\(value ?? "…")" }
         return "--\(id) " + (value.map(Runner.shellQuoted) ?? "…")
     }

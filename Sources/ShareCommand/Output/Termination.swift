@@ -29,7 +29,7 @@ struct Termination: Error, Equatable {
 
     /// How a failure ends the command.
     static func of(_ failure: ShareResult.Failure) -> Termination {
-        Termination(status: status(of: failure.code), message: failure.code == .cancelled ? nil : failure.message)
+        Termination(status: status(of: failure.code), message: failure.code == .cancelled ? nil : CommandWords.line(failure))
     }
 
     /// How a share's result ends the command.

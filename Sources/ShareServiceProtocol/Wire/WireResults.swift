@@ -27,8 +27,12 @@ public struct WireResults: Equatable, Sendable {
     public var errorField: String?
     /// `error-setting`: the configuration key that changes the outcome.
     public var errorSetting: String?
-    /// `error-hint`
+    /// `error-hint`: what fixes it, in plain words.
     public var errorHint: String?
+    /// `error-fix`: what kind of fix a person can make (a `ShareError.Fix` raw value).
+    public var errorFix: String?
+    /// `error-path`: the file or folder that matters.
+    public var errorPath: String?
     /// `kept`: what a cancel kept, in words ("1 of 2 files", "the message").
     public var kept: String?
     /// `kept-location`: where the kept work is (a path, a device).
@@ -41,7 +45,8 @@ public struct WireResults: Equatable, Sendable {
         activity: String? = nil, activityType: String? = nil, completed: Bool? = nil, disposition: String? = nil,
         location: String? = nil, returnedItems: [String] = [], fallbackMessage: String? = nil, fallbackHint: String? = nil,
         errorCode: String? = nil, errorMessage: String? = nil, errorField: String? = nil, errorSetting: String? = nil,
-        errorHint: String? = nil, kept: String? = nil, keptLocation: String? = nil, keptResume: String? = nil
+        errorHint: String? = nil, errorFix: String? = nil, errorPath: String? = nil, kept: String? = nil,
+        keptLocation: String? = nil, keptResume: String? = nil
     ) {
         self.activity = activity
         self.activityType = activityType
@@ -56,6 +61,8 @@ public struct WireResults: Equatable, Sendable {
         self.errorField = errorField
         self.errorSetting = errorSetting
         self.errorHint = errorHint
+        self.errorFix = errorFix
+        self.errorPath = errorPath
         self.kept = kept
         self.keptLocation = keptLocation
         self.keptResume = keptResume
@@ -77,6 +84,8 @@ public struct WireResults: Equatable, Sendable {
         entries.add("error-field", errorField)
         entries.add("error-setting", errorSetting)
         entries.add("error-hint", errorHint)
+        entries.add("error-fix", errorFix)
+        entries.add("error-path", errorPath)
         entries.add("kept", kept)
         entries.add("kept-location", keptLocation)
         entries.add("kept-resume", keptResume)
@@ -94,7 +103,8 @@ public struct WireResults: Equatable, Sendable {
             fallbackMessage: try results.string("fallback-message"), fallbackHint: try results.string("fallback-hint"),
             errorCode: try results.string("error-code"), errorMessage: try results.string("error-message"),
             errorField: try results.string("error-field"), errorSetting: try results.string("error-setting"),
-            errorHint: try results.string("error-hint"), kept: try results.string("kept"),
+            errorHint: try results.string("error-hint"), errorFix: try results.string("error-fix"),
+            errorPath: try results.string("error-path"), kept: try results.string("kept"),
             keptLocation: try results.string("kept-location"), keptResume: try results.string("kept-resume"))
     }
 }

@@ -23,19 +23,55 @@ public enum ShareDisposition: String, Sendable, Codable, CaseIterable {
 }
 
 /// What an activity did instead of the real thing because something is not set up, said in
-/// words, with the one command or configuration key that changes it.
+/// words, with what changes it as facts: which setting, what kind of fix, which file.
 ///
 /// Beyond UIKit: a fallback is never silent. Every front end shows the message (the command on
-/// standard error, the window in its last line) and puts the hint beside it.
+/// standard error, the window in its last line) and words the fix beside it in its own terms
+/// (the command as its keys and commands, the window as a plain sentence).
 public struct ActivityFallback: Sendable, Equatable, Codable {
     /// What happened, as a sentence ("No mail server is set up, so the message waits in the outbox.").
     public var message: String
-    /// The one command or key that changes it ("set [mail] smtp= in ~/.config/sharesheet/config").
-    public var hint: String
+    /// What changes it in plain words, when `fix` and `setting` do not say it all; never a
+    /// command line or configuration syntax.
+    public var hint: String?
+    /// The setting that changes it (`mail.smtp`).
+    public var setting: ShareError.Setting?
+    /// What kind of fix changes it.
+    public var fix: ShareError.Fix?
+    /// The file that matters: the configuration file to edit.
+    public var path: String?
 
     /// Describes a fallback.
-    public init(message: String, hint: String) {
+    public init(
+        message: String, hint: String? = nil, setting: ShareError.Setting? = nil, fix: ShareError.Fix? = nil,
+        path: String? = nil
+    ) {
         self.message = message
         self.hint = hint
+        self.setting = setting
+        self.fix = fix
+        self.path = path
     }
+
+    // Every key present, null when empty, like the rest of a share's result.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(message, forKey: .message)
+        try container.encode(hint, forKey: .hint)
+        try container.encode(setting?.description, forKey: .setting)
+        try container.encode(fix, forKey: .fix)
+        try container.encode(path, forKey: .path)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            message: try container.decode(String.self, forKey: .message),
+            hint: try container.decodeIfPresent(String.self, forKey: .hint),
+            setting: try container.decodeIfPresent(String.self, forKey: .setting).map(ShareError.Setting.init(wire:)),
+            fix: try container.decodeIfPresent(ShareError.Fix.self, forKey: .fix),
+            path: try container.decodeIfPresent(String.self, forKey: .path))
+    }
+
+    private enum CodingKeys: String, CodingKey { case message, hint, setting, fix, path }
 }

@@ -17,10 +17,10 @@ public final class ScriptedPresenter: Presenter {
     /// Progress lines seen, one per provider started.
     public private(set) var providerNames: [String] = []
     /// How the caller gives a field a value, for messages: the field's id and the value given
-    /// (nil for "…"). The default is the command's generic `--set ID=VALUE`; a front end with
-    /// an option of its own for a field (`--to`) names that instead.
+    /// (nil when none was). The default names the field in plain words ("to", "to 'x'"); a
+    /// front end words it as its own syntax (the `share` command as `--set ID=VALUE` or `--to`).
     public var settingSyntax: @MainActor (_ id: String, _ value: String?) -> String = { id, value in
-        "--set \(id)=\(value ?? "…")"
+        value.map { "\(id) '\($0)'" } ?? id
     }
 
     /// Makes a presenter that picks `pick` and fills interfaces from `values`.
@@ -71,8 +71,9 @@ public final class ScriptedPresenter: Presenter {
                 return "\(problem) (set it with \(settingSyntax(field.id, nil)))"
             }
         }
+        let first = interface.fields.first { problems[$0.id] != nil }
         controller.cancelInterface(
-            reason: ShareError(.usage, "\(title): " + details.joined(separator: "; ")))
+            reason: ShareError(.usage, "\(title): " + details.joined(separator: "; "), setting: first.map { .init($0.id) }))
     }
 
     private static func converted(_ value: InterfaceValue, for field: InterfaceField) -> InterfaceValue? {

@@ -1,5 +1,6 @@
 import CGtk
 import ShareSheet
+import Sharing
 
 /// The window's last page: a failure kept on screen with its message and a Close button, or a
 /// fallback said in one line before the window closes on its own.
@@ -8,18 +9,18 @@ struct ResultPage {
     let widget: Widget
     private let closeButton: Widget
 
-    /// A failure: the message, how to fix it when known, and Close.
+    /// A failure: the message, how to fix it when known (a plain sentence: `plainAdvice`), and Close.
     static func failure(message: String, hint: String?, close: @escaping @MainActor () -> Void) -> ResultPage {
         var lines = [(message, ["title-4"])]
         if let hint { lines.append(("To change this: \(hint)", ["dim-label"])) }
         return ResultPage(icon: "dialog-error", lines: lines, close: close)
     }
 
-    /// A fallback: what the activity did instead, and how to change it.
+    /// A fallback: what the activity did instead, and how to change it in a plain sentence.
     static func fallback(_ fallback: ActivityFallback, close: @escaping @MainActor () -> Void) -> ResultPage {
-        ResultPage(
-            icon: "dialog-information",
-            lines: [(fallback.message, ["title-4"]), ("To change this: \(fallback.hint)", ["dim-label"])], close: close)
+        var lines = [(fallback.message, ["title-4"])]
+        if let advice = fallback.plainAdvice { lines.append(("To change this: \(advice)", ["dim-label"])) }
+        return ResultPage(icon: "dialog-information", lines: lines, close: close)
     }
 
     /// A cancelled share that kept finished work: what, and where it is.

@@ -46,8 +46,8 @@ public struct ActivityNames {
                 hint: starting.first)
         }
         let close = Suggestions.closest(to: name, among: all)
-        let hint = close.isEmpty ? "see share --help for the names" : "did you mean \(Suggestions.phrase(close))?"
-        throw ShareError(.usage, "unknown activity '\(name)' (\(hint))", hint: close.first)
+        guard !close.isEmpty else { throw ShareError(.usage, "unknown activity '\(name)'", fix: .chooseActivity) }
+        throw ShareError(.usage, "unknown activity '\(name)' (did you mean \(Suggestions.phrase(close))?)", hint: close.first)
     }
 
     /// The command name of a type, else its raw value.

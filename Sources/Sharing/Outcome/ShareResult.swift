@@ -54,35 +54,72 @@ public struct ShareResult: Codable, Sendable, Equatable {
         }
     }
 
-    /// A failure: what kind, in words, and how to fix it.
+    /// A failure: what kind, in words, and what fixes it as facts a front end words.
     public struct Failure: Codable, Sendable, Equatable {
         /// What kind of failure (`no-input`, `unavailable`, `temporary-failure`…).
         public var code: ShareError.Kind
         /// One line naming the item or service and the reason.
         public var message: String
-        /// The one command or key that fixes it, when there is one.
+        /// What would help: the backend's plain words, or a front end's wording of the facts
+        /// (the command's `--json` names its options and keys here).
         public var hint: String?
+        /// The interface field only a person can give (`pin`).
+        public var field: String?
+        /// The setting that fixes it or that is wrong (`mail.smtp`).
+        public var setting: ShareError.Setting?
+        /// What kind of fix a person can make.
+        public var fix: ShareError.Fix?
+        /// The file or folder that matters.
+        public var path: String?
 
         /// Describes a failure.
-        public init(code: ShareError.Kind, message: String, hint: String? = nil) {
+        public init(
+            code: ShareError.Kind, message: String, hint: String? = nil, field: String? = nil,
+            setting: ShareError.Setting? = nil, fix: ShareError.Fix? = nil, path: String? = nil
+        ) {
             self.code = code
             self.message = message
             self.hint = hint
+            self.field = field
+            self.setting = setting
+            self.fix = fix
+            self.path = path
         }
 
-        // `hint` is always present, null when there is none, like every key of the result.
+        // Every key always present, null when there is none, like every key of the result;
+        // the setting as its wire form (`mail.smtp`).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(code, forKey: .code)
             try container.encode(message, forKey: .message)
             try container.encode(hint, forKey: .hint)
+            try container.encode(field, forKey: .field)
+            try container.encode(setting?.description, forKey: .setting)
+            try container.encode(fix, forKey: .fix)
+            try container.encode(path, forKey: .path)
         }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                code: try container.decode(ShareError.Kind.self, forKey: .code),
+                message: try container.decode(String.self, forKey: .message),
+                hint: try container.decodeIfPresent(String.self, forKey: .hint),
+                field: try container.decodeIfPresent(String.self, forKey: .field),
+                setting: try container.decodeIfPresent(String.self, forKey: .setting).map(ShareError.Setting.init(wire:)),
+                fix: try container.decodeIfPresent(ShareError.Fix.self, forKey: .fix),
+                path: try container.decodeIfPresent(String.self, forKey: .path))
+        }
+
+        private enum CodingKeys: String, CodingKey { case code, message, hint, field, setting, fix, path }
 
         /// The failure an error stands for: a `ShareError` as it says, anything else as an I/O
         /// failure with its description, named after `activityTitle` when given.
         public init(_ error: any Error, activityTitle: String? = nil) {
             if let shareError = error as? ShareError {
-                self.init(code: shareError.kind, message: shareError.message, hint: shareError.hint)
+                self.init(
+                    code: shareError.kind, message: shareError.message, hint: shareError.hint, field: shareError.field,
+                    setting: shareError.setting, fix: shareError.fix, path: shareError.path)
             } else {
                 let description = (error as NSError).localizedDescription
                 self.init(code: .ioError, message: activityTitle.map { "\($0): \(description)" } ?? description)

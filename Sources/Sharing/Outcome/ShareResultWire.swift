@@ -11,11 +11,17 @@ extension WireResponse {
         var results = WireResults(
             activity: result.activity, activityType: result.activityType, completed: result.completed,
             disposition: result.disposition?.rawValue, location: result.location, returnedItems: result.returnedItems,
-            fallbackMessage: result.fallback?.message, fallbackHint: result.fallback?.hint)
+            fallbackMessage: result.fallback?.message, fallbackHint: result.fallback?.plainAdvice)
         if let error = result.error {
             results.errorCode = error.code.rawValue
             results.errorMessage = error.message
-            results.errorHint = error.hint
+            // The facts as they are, and the advice in plain words (SPEC §11): a client words
+            // the facts its own way.
+            results.errorField = error.field
+            results.errorSetting = error.setting?.description
+            results.errorFix = error.fix?.rawValue
+            results.errorPath = error.path
+            results.errorHint = error.plainAdvice
         }
         if let kept = result.kept {
             results.kept = kept.what
@@ -43,7 +49,7 @@ extension ShareResult {
         var disposition = results.disposition.flatMap(ShareDisposition.init(rawValue:))
         if disposition == nil, response == WireResponse.dismissed { disposition = .cancelled }
         if disposition == nil, response == WireResponse.failed { disposition = .failed }
-        let fallback = results.fallbackMessage.map { ActivityFallback(message: $0, hint: results.fallbackHint ?? "") }
+        let fallback = results.fallbackMessage.map { ActivityFallback(message: $0, hint: results.fallbackHint) }
         var failure: Failure?
         if results.errorCode != nil || results.errorMessage != nil || response != WireResponse.done {
             let kind =
@@ -52,7 +58,9 @@ extension ShareResult {
             failure = Failure(
                 code: kind,
                 message: results.errorMessage ?? (kind == .cancelled ? "dismissed" : "the share service gave no reason"),
-                hint: results.errorHint)
+                hint: results.errorHint, field: results.errorField,
+                setting: results.errorSetting.map(ShareError.Setting.init(wire:)),
+                fix: results.errorFix.flatMap(ShareError.Fix.init(rawValue:)), path: results.errorPath)
         }
         self.init(
             activityType: results.activityType, activity: results.activity,

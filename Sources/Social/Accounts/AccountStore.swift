@@ -218,7 +218,7 @@ public struct AccountStore: Sendable {
     public func tokenForPosting(to service: SocialService, keptIn location: Location) throws -> StoredToken {
         if let token = try token(for: service) { return token }
         let name = service.displayName
-        let addAgain = "run share accounts add \(service)"
+        let account = ShareError.Setting(group: "accounts", service.rawValue)
         switch location {
         case .secretService:
             let found: [SecretService.Entry]
@@ -227,13 +227,15 @@ public struct AccountStore: Sendable {
             } catch {
                 throw ShareError(
                     .unavailable,
-                    "\(service): the Secret Service does not answer, so the \(name) token cannot be read: "
-                        + "start the keyring (gnome-keyring-daemon), or \(addAgain)")
+                    "\(service): the Secret Service does not answer (start the keyring, gnome-keyring-daemon), "
+                        + "so the \(name) token cannot be read",
+                    setting: account, fix: .addAccount)
             }
             if found.isEmpty {
                 index.replace(with: (index.read() ?? []).subtracting([service]))
                 throw ShareError(
-                    .unavailable, "\(service): the \(name) account is no longer in the Secret Service (it was removed): \(addAgain)")
+                    .unavailable, "\(service): the \(name) account is no longer in the Secret Service (it was removed)",
+                    setting: account, fix: .addAccount)
             }
             if found.contains(where: \.locked) {
                 throw ShareError(
@@ -241,11 +243,14 @@ public struct AccountStore: Sendable {
                     "\(service): the \(name) token is in a locked keyring: unlock it (in Passwords and Keys, "
                         + "or by logging in again) and share again")
             }
-            throw ShareError(.unavailable, "\(service): the Secret Service did not give the \(name) token: \(addAgain)")
+            throw ShareError(
+                .unavailable, "\(service): the Secret Service did not give the \(name) token", setting: account, fix: .addAccount)
         case .file:
-            throw ShareError(.unavailable, "\(service): the \(name) account is no longer in \(tokensFile.path): \(addAgain)")
+            throw ShareError(
+                .unavailable, "\(service): the \(name) account is no longer in \(tokensFile.path)", setting: account,
+                fix: .addAccount, path: tokensFile.path)
         case .environment:
-            throw ShareError(.unavailable, "\(service): no account: \(addAgain)")
+            throw ShareError(.unavailable, "\(service): no account", setting: account, fix: .addAccount)
         }
     }
 
@@ -324,8 +329,7 @@ public struct AccountStore: Sendable {
         guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
             throw ShareError(
                 .ioError,
-                "\(tokensPath): other users can read it, so its tokens are not used; "
-                    + "run chmod 600 on it, or share accounts add again")
+                "\(tokensPath): other users can read it, so its tokens are not used", fix: .protectFile, path: tokensPath)
         }
         let tokens = try FileCache.value(at: tokensPath) { () -> [String: String] in
             let data = try Data(contentsOf: tokensFile)

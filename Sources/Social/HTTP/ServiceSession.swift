@@ -70,8 +70,8 @@ struct ServiceSession: Sendable {
                 // The fix is in the configuration (a new token), so it exits 78 (EX_CONFIG).
                 throw ShareError(
                     .configuration,
-                    "\(service): \(service.displayName) refused the account's token (expired or revoked): "
-                        + "run share accounts add \(service)")
+                    "\(service): \(service.displayName) refused the account's token (expired or revoked)",
+                    setting: .init(group: "accounts", service.rawValue), fix: .addAccount)
             case .rateLimited(let retryAfter):
                 let wait = retryAfter ?? 60
                 if !waitedForRateLimit, wait <= maxRateLimitWait {

@@ -12,8 +12,8 @@ struct FlickrPoster: Poster {
         guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty }) else {
             throw ShareError(
                 .badData,
-                "flickr: the account's token must be CONSUMER_KEY:CONSUMER_SECRET:TOKEN:TOKEN_SECRET: "
-                    + "run share accounts add flickr")
+                "flickr: the account's token must be CONSUMER_KEY:CONSUMER_SECRET:TOKEN:TOKEN_SECRET",
+                setting: .init(group: "accounts", "flickr"), fix: .addAccount)
         }
         return OAuth1Signer(consumerKey: parts[0], consumerSecret: parts[1], token: parts[2], tokenSecret: parts[3])
     }

@@ -83,7 +83,8 @@ struct VimeoPoster: Poster {
                     offset = try await serverOffset(uploadLink, context: context, name: video.filename)
                 case 401:
                     throw ShareError(
-                        .configuration, "vimeo: Vimeo refused the account's token (expired or revoked): run share accounts add vimeo")
+                        .configuration, "vimeo: Vimeo refused the account's token (expired or revoked)",
+                        setting: .init(group: "accounts", "vimeo"), fix: .addAccount)
                 default:
                     throw ShareError(
                         (500..<600).contains(response.status) ? .temporaryFailure : .unavailable,
