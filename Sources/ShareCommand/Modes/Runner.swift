@@ -476,7 +476,7 @@ struct Runner {
             catchesInterrupts: catchesInterrupts ?? context.catchesInterrupts,
             keys: interactive ? context.keys : nil,
             editor: context.standardInputIsTerminal && onStandardOutput ? ExternalEditor(environment: context.environment) : nil,
-            pick: pick)
+            pick: pick, names: host.names)
     }
 
     /// The sheet as a window; the command ends when the window has closed (a failure stays on
