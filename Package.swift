@@ -117,25 +117,29 @@ let package = Package(
 
         // GVariant values made and read without GLib's variadic calls (the service, share targets).
         .target(name: "GVariants", dependencies: ["CGIO"]),
+        // GDBus under one set of rules (connections, calls with descriptors, exported objects,
+        // names, signals), for the service, its front, the client, the command and share targets.
+        .target(name: "DBus", dependencies: ["CGIO", "GVariants", "GLibErrors"]),
         // The share service on the session bus (SPEC §8): GDBus, requests, descriptors.
         .target(
             name: "ShareService",
             dependencies: [
-                "ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop", "ShareServiceProtocol", "GVariants", "GLibErrors",
+                "ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop", "ShareServiceProtocol", "GVariants", "GLibErrors", "DBus",
             ]),
         // The service's wire format (SPEC §11): names, paths, interface texts, and the encoding and
         // decoding of every message, as plain Swift values over GVariants. Nothing of the sheet.
         .target(name: "ShareServiceProtocol", dependencies: ["GVariants"]),
         // What D-Bus activation starts: GIO only, answers at once, hands over to `share --service`.
-        .executableTarget(name: "sharesheet-service", dependencies: ["CGIO", "ShareServiceProtocol", "GVariants", "GLibErrors"]),
+        .executableTarget(name: "sharesheet-service", dependencies: ["CGIO", "ShareServiceProtocol", "GVariants", "GLibErrors", "DBus"]),
 
         // Applications share through the service: `try await ShareClient().share(items, options)`.
         .target(
             name: "ShareSheetClient",
-            dependencies: ["ShareSheet", "Sharing", "ShareServiceProtocol", "GVariants", "CGIO", "GLibErrors"]),
+            dependencies: ["ShareSheet", "Sharing", "ShareServiceProtocol", "GVariants", "CGIO", "GLibErrors", "DBus"]),
 
         // The interactive terminal sheet.
-        .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet"]),
+        // It shows activities by the names the share layer gives them (Sharing's ActivityNames).
+        .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet", "Sharing"]),
 
         // Registers every backend module's built-in activities, and the share targets, with the registry.
         .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet", "Sharing", "OpenIn", "ReadingList", "PhotoLibrary", "Mail", "Nearby", "Contacts", "Pasteboard", "Printing", "Social", "ShareTargets"]),
@@ -143,7 +147,7 @@ let package = Package(
         // D-Bus (org.sharesheet.Target1) or by launching their Exec= line.
         .target(
             name: "ShareTargets",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants", "ShareServiceProtocol", "GLibErrors"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants", "ShareServiceProtocol", "GLibErrors", "DBus"]),
 
         // The share layer every front end calls: item resolution, activity names, presets, results.
         // Front-end neutral and backend free: the window links no backend through it (#24).
@@ -152,7 +156,7 @@ let package = Package(
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareServiceProtocol", "GVariants", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets", "CEdit", "GLibErrors"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareServiceProtocol", "GVariants", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets", "CEdit", "GLibErrors", "DBus"]),
         // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
         .target(
             name: "Mail",

@@ -1,4 +1,4 @@
-import CGIO
+import DBus
 import GVariants
 import Foundation
 import GLibErrors
@@ -36,7 +36,7 @@ struct ServiceCall {
 
     /// Reads `items` (aa{sv}) and `options` (a{sv}) through the wire format; descriptors come
     /// from `fileDescriptors`. On a problem, descriptors already taken are closed before it is thrown.
-    init(items list: GVariant, options: GVariant, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?) throws {
+    init(items list: GVariant, options: GVariant, fileDescriptors: DBusFileDescriptors?) throws {
         do {
             try read(try WireOptions(decoding: options))
             let entries = try WireItem.decode(list)
@@ -57,7 +57,7 @@ struct ServiceCall {
 
     // MARK: Items
 
-    private mutating func item(_ entry: WireItem, number: Int, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?) throws -> ResolvedItem {
+    private mutating func item(_ entry: WireItem, number: Int, fileDescriptors: DBusFileDescriptors?) throws -> ResolvedItem {
         switch entry {
         case .text(let text):
             return ResolvedItem(value: text, label: "text")
@@ -88,17 +88,17 @@ struct ServiceCall {
     }
 
     private mutating func descriptorItem(
-        _ index: Int32, name: String?, mimeType: String?, number: Int, fileDescriptors: UnsafeMutablePointer<GUnixFDList>?
+        _ index: Int32, name: String?, mimeType: String?, number: Int, fileDescriptors: DBusFileDescriptors?
     ) throws -> ResolvedItem {
         let label = name ?? "item \(number)"
-        guard let fileDescriptors, index >= 0, index < g_unix_fd_list_get_length(fileDescriptors) else {
-            throw Problem(message: "\(label): descriptor \(index) was not sent with the call")
+        let duplicate: Int32?
+        do throws(GLibError) {
+            duplicate = try fileDescriptors?.duplicate(at: index)
+        } catch {
+            throw Problem(message: "\(label): the descriptor cannot be used: \(error.message)")
         }
-        var error: UnsafeMutablePointer<GError>?
-        let descriptor = g_unix_fd_list_get(fileDescriptors, index, &error)
-        if error != nil {
-            let failure = GLibError(taking: &error, call: "g_unix_fd_list_get")
-            throw Problem(message: "\(label): the descriptor cannot be used: \(failure.message)")
+        guard let descriptor = duplicate else {
+            throw Problem(message: "\(label): descriptor \(index) was not sent with the call")
         }
         descriptors.append(descriptor)
         var status = stat()

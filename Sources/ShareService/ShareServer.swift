@@ -1,4 +1,4 @@
-import CGIO
+import DBus
 import GVariants
 import Foundation
 import GLibErrors
@@ -27,10 +27,10 @@ public final class ShareServer {
     /// The socket to the front that started this service, until its calls are taken over.
     private var frontDescriptor: Int32?
     /// The connection to the front, kept while the front passes its calls on.
-    private var front: OpaquePointer?
-    private var node: UnsafeMutablePointer<GDBusNodeInfo>?
-    private var ownerID: guint = 0
-    private var connection: OpaquePointer?
+    private var front: DBusConnection?
+    private var interfaces: DBusInterfaceDescription?
+    private var ownership: DBusNameOwnership?
+    private var connection: DBusConnection?
     private var requests: [String: ServiceRequest] = [:]
     private var idleTimer: Task<Void, Never>?
     private var lastUse = ContinuousClock.now
@@ -53,39 +53,39 @@ public final class ShareServer {
 
     /// Serves until idle; returns the exit status (0, or 69 when the name cannot be had).
     public func run() async -> Int32 {
-        var error: UnsafeMutablePointer<GError>?
-        node = g_dbus_node_info_new_for_xml(InterfaceXML.text, &error)
-        if error != nil {
-            warn("the interface description does not parse: \(GLibError(taking: &error, call: "g_dbus_node_info_new_for_xml").message)")
+        do throws(GLibError) {
+            interfaces = try DBusInterfaceDescription(xml: InterfaceXML.text)
+        } catch {
+            warn("the interface description does not parse: \(error.message)")
             return 70
         }
-        let box = Unmanaged.passRetained(ServerBox(self)).toOpaque()
         // The front lets its name be replaced; nobody may replace this service.
-        let flags = frontDescriptor == nil
-            ? G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE
-            : GBusNameOwnerFlags(G_BUS_NAME_OWNER_FLAGS_REPLACE.rawValue | G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE.rawValue)
-        ownerID = g_bus_own_name(G_BUS_TYPE_SESSION, Self.busName, flags, busAcquired, nameAcquired, nameLost, box, releaseServerBox)
+        let flags: DBusNameOwnerFlags = frontDescriptor == nil ? [.doNotQueue] : [.replace, .doNotQueue]
+        // GDBus calls back on the main thread (GLib's default context), the main actor's.
+        ownership = DBusConnection.ownOnSessionBus(
+            name: Self.busName, flags: flags,
+            busAcquired: { [weak self] connection in MainActor.assumeIsolated { self?.acquired(connection) } },
+            acquired: { [weak self] in MainActor.assumeIsolated { self?.nameAcquiredNow() } },
+            lost: { [weak self] in MainActor.assumeIsolated { self?.nameLostNow() } })
         return await withCheckedContinuation { ending = $0 }
     }
 
     // MARK: The bus
 
-    fileprivate func acquired(_ connection: OpaquePointer) {
+    private func acquired(_ connection: DBusConnection) {
         self.connection = connection
-        var vtable = GDBusInterfaceVTable(
-            method_call: serverMethodCall, get_property: serverGetProperty, set_property: nil,
-            padding: (nil, nil, nil, nil, nil, nil, nil, nil))
-        var error: UnsafeMutablePointer<GError>?
-        let box = Unmanaged.passRetained(ServerBox(self)).toOpaque()
-        let id = g_dbus_connection_register_object(
-            connection, Self.objectPath, interface(ServiceNames.interface), &vtable, box, releaseServerBox, &error)
-        if id == 0 {
-            warn("cannot serve \(Self.objectPath): \(GLibError(taking: &error, call: "g_dbus_connection_register_object").message)")
+        do throws(GLibError) {
+            _ = try connection.register(
+                path: Self.objectPath, interface: interface(ServiceNames.interface),
+                methodCall: { [weak self] call in MainActor.assumeIsolated { self?.handle(call) } },
+                property: { $0 == "version" ? .uint32(ServiceNames.version) : nil })
+        } catch {
+            warn("cannot serve \(Self.objectPath): \(error.message)")
             end(status: 70)
         }
     }
 
-    fileprivate func nameAcquiredNow() {
+    private func nameAcquiredNow() {
         restartIdleTimer()
         if let descriptor = frontDescriptor {
             frontDescriptor = nil
@@ -96,42 +96,30 @@ public final class ShareServer {
     /// Connects to the front over its socket, now that the name is this service's, and serves
     /// the calls it passes on. The front ends once it has passed them all.
     private func takeOver(from descriptor: Int32) {
-        var error: UnsafeMutablePointer<GError>?
-        defer { if let error { g_error_free(error) } }
-        guard let socket = g_socket_new_from_fd(descriptor, &error) else {
-            close(descriptor)
-            return warn("cannot use the front's socket: \(GLibError(taking: &error, call: "g_socket_new_from_fd").message)")
-        }
-        let stream = g_socket_connection_factory_create_connection(socket)!
-        g_object_unref(socket)
-        defer { g_object_unref(stream) }
         // Messages wait until the object is there: the front sends as soon as its side of the
         // handshake is done, and a call that came before would be dropped unanswered (GDBus
         // cannot even send the error while this side is still initializing).
-        let flags = GDBusConnectionFlags(
-            G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_DELAY_MESSAGE_PROCESSING.rawValue)
-        guard
-            let front = g_dbus_connection_new_sync(
-                UnsafeMutableRawPointer(stream).assumingMemoryBound(to: GIOStream.self), nil, flags, nil, nil, &error),
-            let workerNode = g_dbus_node_info_new_for_xml(WorkerInterfaceXML.text, &error)
-        else {
-            return warn("cannot connect to the front: \(GLibError(taking: &error, call: "g_dbus_connection_new_sync").message)")
+        let front: DBusConnection
+        let worker: DBusInterface?
+        do throws(GLibError) {
+            front = try DBusConnection.peerClient(socket: descriptor)
+            worker = try DBusInterfaceDescription(xml: WorkerInterfaceXML.text).interface(WorkerInterfaceXML.interface)
+        } catch {
+            return warn("cannot connect to the front: \(error.message)")
         }
-        defer { g_dbus_node_info_unref(workerNode) }
         self.front = front
-        var vtable = GDBusInterfaceVTable(
-            method_call: frontMethodCall, get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil))
-        let box = Unmanaged.passRetained(ServerBox(self)).toOpaque()
-        if g_dbus_connection_register_object(
-            front, Self.objectPath, g_dbus_node_info_lookup_interface(workerNode, WorkerInterfaceXML.interface), &vtable, box,
-            releaseServerBox, &error) == 0
-        {
-            warn("cannot take the front's calls: \(GLibError(taking: &error, call: "g_dbus_connection_register_object").message)")
+        do throws(GLibError) {
+            guard let worker else { throw GLibError(call: "lookup", domain: "", code: 0, message: "no worker interface") }
+            _ = try front.register(
+                path: Self.objectPath, interface: worker,
+                methodCall: { [weak self] call in MainActor.assumeIsolated { self?.handleFromFront(call) } })
+        } catch {
+            warn("cannot take the front's calls: \(error.message)")
         }
-        g_dbus_connection_start_message_processing(front)
+        front.startMessageProcessing()
     }
 
-    fileprivate func nameLostNow() {
+    private func nameLostNow() {
         if connection == nil {
             warn("no session bus to serve on (DBUS_SESSION_BUS_ADDRESS)")
         } else {
@@ -140,17 +128,19 @@ public final class ShareServer {
         end(status: 69)
     }
 
-    private func interface(_ name: String) -> UnsafeMutablePointer<GDBusInterfaceInfo> {
-        g_dbus_node_info_lookup_interface(node, name)
+    /// An interface of `InterfaceXML`, which names every one the service asks for.
+    private func interface(_ name: String) -> DBusInterface {
+        interfaces!.interface(name)!
     }
 
     // MARK: Methods
 
     /// A call from a caller on the bus: `ListActivities(aa{sv}, a{sv})` or `Share(s, aa{sv}, a{sv})`.
-    fileprivate func handle(method: String, sender: String, parameters: OpaquePointer, invocation: OpaquePointer) {
+    private func handle(_ invocation: DBusMethodInvocation) {
         // GDBus has checked the arguments against the interface's types.
-        let arguments = GVariant(borrowing: parameters).children
-        switch (method, arguments.count) {
+        let arguments = invocation.arguments
+        let sender = invocation.sender
+        switch (invocation.method, arguments.count) {
         case ("ListActivities", 2):
             listActivities(items: arguments[0], options: arguments[1], invocation: invocation)
         case ("Share", 3):
@@ -158,16 +148,16 @@ public final class ShareServer {
                 sender: sender, handle: nil, parentWindow: arguments[0].string ?? "", items: arguments[1],
                 options: arguments[2], invocation: invocation)
         default:
-            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
+            invocation.returnError(DBusErrorName.unknownMethod, "no method \(invocation.method)")
         }
     }
 
     /// A call the front took before this service had the name, with its caller's name first
     /// (`WorkerInterfaceXML`). The caller's descriptors come with it.
-    fileprivate func handleFromFront(method: String, parameters: OpaquePointer, invocation: OpaquePointer) {
-        let arguments = GVariant(borrowing: parameters).children
+    private func handleFromFront(_ invocation: DBusMethodInvocation) {
+        let arguments = invocation.arguments
         let sender = arguments.first?.string ?? ""
-        switch (method, arguments.count) {
+        switch (invocation.method, arguments.count) {
         case ("ListActivities", 3):
             listActivities(items: arguments[1], options: arguments[2], invocation: invocation)
         case ("Share", 5):
@@ -175,26 +165,22 @@ public final class ShareServer {
                 sender: sender, handle: arguments[1].string, parentWindow: arguments[2].string ?? "",
                 items: arguments[3], options: arguments[4], invocation: invocation)
         case ("Close", 2):
-            g_dbus_method_invocation_return_value(invocation, nil)
+            invocation.returnValue()
             if let handle = arguments[1].string, let request = requests[handle], request.sender == sender { request.close() }
         default:
-            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
+            invocation.returnError(DBusErrorName.unknownMethod, "no method \(invocation.method)")
         }
     }
 
-    private func listActivities(items: GVariant, options: GVariant, invocation: OpaquePointer) {
+    private func listActivities(items: GVariant, options: GVariant, invocation: DBusMethodInvocation) {
         restartIdleTimer()
         do {
-            let call = try ServiceCall(items: items, options: options, fileDescriptors: descriptors(of: invocation))
+            let call = try ServiceCall(items: items, options: options, fileDescriptors: invocation.descriptors)
             defer { for descriptor in call.descriptors { close(descriptor) } }
-            try WireListing.encode(listing(call)).withPointer { g_dbus_method_invocation_return_value(invocation, $0) }
+            invocation.returnValue(try WireListing.encode(listing(call)))
         } catch {
             returnError(invocation, message(of: error))
         }
-    }
-
-    private func descriptors(of invocation: OpaquePointer) -> UnsafeMutablePointer<GUnixFDList>? {
-        g_dbus_message_get_unix_fd_list(g_dbus_method_invocation_get_message(invocation))
     }
 
     /// The sheet's activities for a call, offered first, then the rest with their reasons.
@@ -216,7 +202,7 @@ public final class ShareServer {
     /// the request was not taken, and the front tells the caller).
     private func share(
         sender: String, handle: String?, parentWindow: String, items: GVariant, options: GVariant,
-        invocation: OpaquePointer
+        invocation: DBusMethodInvocation
     ) {
         guard let connection else { return }
         restartIdleTimer()
@@ -228,12 +214,11 @@ public final class ShareServer {
             }
         }
         let answer = { (path: String) in
-            guard handle == nil else { return g_dbus_method_invocation_return_value(invocation, nil) }
-            GVariant.tuple([.objectPath(path)]).withPointer { g_dbus_method_invocation_return_value(invocation, $0) }
+            invocation.returnValue(handle == nil ? .tuple([.objectPath(path)]) : nil)
         }
         var call: ServiceCall
         do {
-            call = try ServiceCall(items: items, options: options, fileDescriptors: descriptors(of: invocation))
+            call = try ServiceCall(items: items, options: options, fileDescriptors: invocation.descriptors)
             call.parentWindow = parentWindow
         } catch {
             // The caller still gets a request, at the path its token asked for, and its
@@ -241,9 +226,8 @@ public final class ShareServer {
             let path = handle ?? requestPath(sender: sender, token: ServiceCall.validToken(in: options) ?? generatedToken())
             answer(path)
             let response = WireResponse(ShareResult(failure: ShareError(.usage, message(of: error))))
-            response.encode().withPointer {
-                _ = g_dbus_connection_emit_signal(connection, sender, path, ServiceNames.requestInterface, "Response", $0, nil)
-            }
+            try? connection.emitSignal(
+                to: sender, path: path, interface: ServiceNames.requestInterface, signal: "Response", arguments: response.encode())
             return
         }
         let path = handle ?? requestPath(sender: sender, token: call.token ?? generatedToken())
@@ -252,9 +236,12 @@ public final class ShareServer {
             return returnError(invocation, "handle_token \(call.token ?? "") is in use by another request of yours")
         }
         let request = ServiceRequest(
-            path: path, sender: sender, connection: connection, host: host, call: call,
+            path: path, sender: sender, connection: connection.pointer, host: host, call: call,
             onEnd: { [weak self] ended in self?.requestEnded(ended) })
-        guard request.export(interface: interface(ServiceNames.requestInterface)) else {
+        // ServiceRequest is moving onto DBus separately; until then it takes GDBus's own pointers.
+        let requestInterface = interface(ServiceNames.requestInterface)
+        let exported = withExtendedLifetime(requestInterface) { request.export(interface: requestInterface.pointer) }
+        guard exported else {
             for descriptor in call.descriptors { close(descriptor) }
             return returnError(invocation, "cannot make the request object \(path)")
         }
@@ -283,8 +270,8 @@ public final class ShareServer {
         return ShareResult.Failure(error).message
     }
 
-    private func returnError(_ invocation: OpaquePointer, _ message: String) {
-        g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.InvalidArgs", message)
+    private func returnError(_ invocation: DBusMethodInvocation, _ message: String) {
+        invocation.returnError(DBusErrorName.invalidArgs, message)
     }
 
     // MARK: Idle and the end
@@ -316,9 +303,9 @@ public final class ShareServer {
     /// Gives up the name, answers what is already on its way for a moment, then ends: calls
     /// that raced the idle deadline are served, later ones start a new service.
     private func stopServing() {
-        if ownerID != 0 { g_bus_unown_name(ownerID) }
-        ownerID = 0
-        if let connection { g_dbus_connection_flush_sync(connection, nil, nil) }
+        ownership?.release()
+        ownership = nil
+        connection?.flush()
         Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(250))
             self?.end(status: 0)
@@ -330,59 +317,4 @@ public final class ShareServer {
         self.ending = nil
         ending.resume(returning: status)
     }
-}
-
-// MARK: GLib's callbacks
-
-/// Carries the server through GLib's user data.
-final class ServerBox: @unchecked Sendable {
-    weak var server: ShareServer?
-    init(_ server: ShareServer) { self.server = server }
-}
-
-private let releaseServerBox: GDestroyNotify = { data in Unmanaged<ServerBox>.fromOpaque(data!).release() }
-
-private let busAcquired: GBusAcquiredCallback = { connection, _, data in
-    nonisolated(unsafe) let connection = connection
-    let box = Unmanaged<ServerBox>.fromOpaque(data!).takeUnretainedValue()
-    MainActor.assumeIsolated { if let connection { box.server?.acquired(connection) } }
-}
-
-private let nameAcquired: GBusNameAcquiredCallback = { _, _, data in
-    let box = Unmanaged<ServerBox>.fromOpaque(data!).takeUnretainedValue()
-    MainActor.assumeIsolated { box.server?.nameAcquiredNow() }
-}
-
-private let nameLost: GBusNameLostCallback = { _, _, data in
-    let box = Unmanaged<ServerBox>.fromOpaque(data!).takeUnretainedValue()
-    MainActor.assumeIsolated { box.server?.nameLostNow() }
-}
-
-private let serverMethodCall: GDBusInterfaceMethodCallFunc = { _, sender, _, _, method, parameters, invocation, data in
-    nonisolated(unsafe) let parameters = parameters
-    nonisolated(unsafe) let invocation = invocation
-    let box = Unmanaged<ServerBox>.fromOpaque(data!).takeUnretainedValue()
-    let caller = sender.map { String(cString: $0) } ?? ""
-    let name = method.map { String(cString: $0) } ?? ""
-    MainActor.assumeIsolated {
-        guard let parameters, let invocation else { return }
-        box.server?.handle(method: name, sender: caller, parameters: parameters, invocation: invocation)
-    }
-}
-
-/// A call the front passes on, over the peer-to-peer connection (no sender there).
-private let frontMethodCall: GDBusInterfaceMethodCallFunc = { _, _, _, _, method, parameters, invocation, data in
-    nonisolated(unsafe) let parameters = parameters
-    nonisolated(unsafe) let invocation = invocation
-    let box = Unmanaged<ServerBox>.fromOpaque(data!).takeUnretainedValue()
-    let name = method.map { String(cString: $0) } ?? ""
-    MainActor.assumeIsolated {
-        guard let parameters, let invocation else { return }
-        box.server?.handleFromFront(method: name, parameters: parameters, invocation: invocation)
-    }
-}
-
-private let serverGetProperty: GDBusInterfaceGetPropertyFunc = { _, _, _, _, property, _, _ in
-    guard let property, String(cString: property) == "version" else { return nil }
-    return g_variant_new_uint32(ServiceNames.version)
 }

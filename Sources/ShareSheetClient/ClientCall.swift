@@ -1,4 +1,5 @@
 import CGIO
+import DBus
 import Foundation
 import GLibErrors
 import GVariants
@@ -48,16 +49,13 @@ final class ClientCall: Sendable {
         }
         state.withLock { $0.context = UInt(bitPattern: context) }
         let connection = try connect()
-        defer {
-            g_dbus_connection_flush_sync(connection, nil, nil)
-            g_object_unref(UnsafeMutableRawPointer(connection))
-        }
+        defer { connection.flush() }
         let inbox = ResponseInbox()
-        let box = Unmanaged.passRetained(inbox).toOpaque()
-        let subscription = g_dbus_connection_signal_subscribe(
-            connection, ServiceNames.busName, ServiceNames.requestInterface, "Response", nil, nil,
-            G_DBUS_SIGNAL_FLAGS_NONE, clientResponse, box, releaseInbox)
-        defer { g_dbus_connection_signal_unsubscribe(connection, subscription) }
+        // Delivered by this thread's context, which only this loop iterates.
+        let subscription = connection.subscribe(
+            sender: ServiceNames.busName, interface: ServiceNames.requestInterface, signal: "Response"
+        ) { inbox.received($0) }
+        defer { connection.unsubscribe(subscription) }
 
         let handle = try callShare(connection)
         var closedAt: ContinuousClock.Instant?
@@ -66,9 +64,7 @@ final class ClientCall: Sendable {
             let cancelled = state.withLock { $0.cancelled }
             if cancelled, closedAt == nil {
                 closedAt = .now
-                g_dbus_connection_call(
-                    connection, ServiceNames.busName, handle, ServiceNames.requestInterface, "Close", nil, nil,
-                    G_DBUS_CALL_FLAGS_NONE, -1, nil, nil, nil)
+                connection.send(ServiceNames.busName, path: handle, interface: ServiceNames.requestInterface, method: "Close")
             }
             guard let closedAt else {
                 // Until a Response, or `cancel` wakes the context.
@@ -84,73 +80,54 @@ final class ClientCall: Sendable {
         }
     }
 
-    private func connect() throws -> OpaquePointer {
-        var error: UnsafeMutablePointer<GError>?
-        let address: String
-        if let busAddress {
-            address = busAddress
-        } else if let found = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) {
-            address = String(cString: found)
-            g_free(found)
-        } else {
-            let failure = GLibError(taking: &error, call: "g_dbus_address_get_for_bus_sync")
-            throw ShareError(.unavailable, "no session bus: \(failure.message)")
+    private func connect() throws -> DBusConnection {
+        var address = busAddress ?? ""
+        do throws(GLibError) {
+            if busAddress == nil { address = try DBusConnection.sessionBusAddress() }
+        } catch {
+            throw ShareError(.unavailable, "no session bus: \(error.message)")
         }
-        let flags = GDBusConnectionFlags(
-            G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            let failure = GLibError(taking: &error, call: "g_dbus_connection_new_for_address_sync")
-            throw ShareError(.unavailable, "cannot connect to the session bus at \(address): \(failure.message)")
+        do throws(GLibError) {
+            // Its own connection: the shared one's signals would come through the default context.
+            return try DBusConnection.bus(address: address)
+        } catch {
+            throw ShareError(.unavailable, "cannot connect to the session bus at \(address): \(error.message)")
         }
-        return connection
     }
 
     /// Sends `Share` with the files' descriptors; returns the request's path.
-    private func callShare(_ connection: OpaquePointer) throws -> String {
-        let fileList = g_unix_fd_list_new()!
-        defer { g_object_unref(fileList) }
-        var error: UnsafeMutablePointer<GError>?
-        for descriptor in descriptors where g_unix_fd_list_append(fileList, descriptor, &error) < 0 {
-            let failure = GLibError(taking: &error, call: "g_unix_fd_list_append")
-            throw ShareError(.ioError, "cannot pass a file to the share service: \(failure.message)")
+    private func callShare(_ connection: DBusConnection) throws -> String {
+        let fileList = DBusFileDescriptors()
+        do throws(GLibError) {
+            for descriptor in descriptors { try fileList.append(descriptor) }
+        } catch {
+            throw ShareError(.ioError, "cannot pass a file to the share service: \(error.message)")
         }
-        let reply = share.encode().withPointer { parameters in
-            g_dbus_connection_call_with_unix_fd_list_sync(
-                connection, ServiceNames.busName, ServiceNames.objectPath, ServiceNames.interface, "Share", parameters,
-                Variant.type("(o)"), G_DBUS_CALL_FLAGS_NONE, -1, fileList, nil, nil, &error)
+        do throws(GLibError) {
+            let reply = try connection.callSync(
+                ServiceNames.busName, path: ServiceNames.objectPath, interface: ServiceNames.interface, method: "Share",
+                arguments: share.encode(), replyType: "(o)", descriptors: fileList)
+            return reply.children.first?.string ?? ""
+        } catch {
+            throw ShareError(.unavailable, "the share service: \(error.message)")
         }
-        guard let reply else {
-            let failure = GLibError(taking: &error, call: "g_dbus_connection_call_with_unix_fd_list_sync")
-            throw ShareError(.unavailable, "the share service: \(failure.message)")
-        }
-        return GVariant(taking: reply).children.first?.string ?? ""
     }
 }
 
 /// The Responses that came, by request path; touched only on the call's thread.
 final class ResponseInbox: @unchecked Sendable {
     var responses: [String: WireResponse] = [:]
-}
 
-private func clientResponse(
-    _ connection: OpaquePointer?, _ sender: UnsafePointer<gchar>?, _ path: UnsafePointer<gchar>?,
-    _ interface: UnsafePointer<gchar>?, _ member: UnsafePointer<gchar>?, _ parameters: OpaquePointer?,
-    _ data: gpointer?
-) {
-    guard let data, let parameters, let path else { return }
-    let inbox = Unmanaged<ResponseInbox>.fromOpaque(data).takeUnretainedValue()
-    let response: WireResponse
-    do {
-        response = try WireResponse(decoding: GVariant(borrowing: parameters))
-    } catch {
-        response = WireResponse(
-            response: WireResponse.failed,
-            results: WireResults(completed: false, errorCode: "io-error", errorMessage: "the share service: \(error)"))
+    /// Reads a `Response` signal; one that cannot be read still ends its request, as a failure.
+    func received(_ signal: DBusSignal) {
+        let response: WireResponse
+        do {
+            response = try WireResponse(decoding: signal.arguments)
+        } catch {
+            response = WireResponse(
+                response: WireResponse.failed,
+                results: WireResults(completed: false, errorCode: "io-error", errorMessage: "the share service: \(error)"))
+        }
+        responses[signal.path] = response
     }
-    inbox.responses[String(cString: path)] = response
-}
-
-private func releaseInbox(_ data: gpointer?) {
-    guard let data else { return }
-    Unmanaged<ResponseInbox>.fromOpaque(data).release()
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ShareSheet
+import Sharing
 
 /// Shows a sheet in a terminal: the items, the share and action rows as numbered activities,
 /// a prompt for the pick, then the activity's interface field by field, with provider progress
@@ -53,6 +54,8 @@ public final class TerminalPresenter: Presenter {
     public let editor: ExternalEditor?
     /// The activity picked without showing the sheet; nil to show it.
     public let pick: ActivityType?
+    /// What activities are called: the share layer's names, as every front end shows them.
+    public let names: ActivityNames
 
     /// Makes a presenter.
     /// - Parameters:
@@ -62,12 +65,14 @@ public final class TerminalPresenter: Presenter {
     ///   - progressOutput: where provider progress goes; nil for none.
     ///   - progressStyle: how progress is drawn.
     ///   - catchesInterrupts: whether Ctrl-C dismisses the sheet (and does not end the process).
+    ///   - names: the share layer's names for the activities (the command's registry's).
     public init(
         input: any LineSource = FileDescriptorLineSource(), output: any TextOutput = FileDescriptorOutput.standardOutput,
         style: TerminalStyle = .plain, progressOutput: (any TextOutput)? = nil, progressStyle: TerminalStyle = .plain,
         catchesInterrupts: Bool = false, keys: (any KeySource)? = nil, editor: ExternalEditor? = nil,
-        pick: ActivityType? = nil
+        pick: ActivityType? = nil, names: ActivityNames = .catalog
     ) {
+        self.names = names
         self.keys = keys
         self.editor = editor
         self.pick = pick
@@ -100,7 +105,7 @@ public final class TerminalPresenter: Presenter {
         let picks = SheetScreen.pickable(sheet)
         // Raw mode first: when the terminal refuses it, the numbered rows are drawn instead.
         let keys = picks.isEmpty ? nil : keys.flatMap { $0.enterRawMode() ? $0 : nil }
-        output.write(SheetScreen.render(sheet, items: controller.activityItems, style: style, numbered: keys == nil))
+        output.write(SheetScreen.render(sheet, items: controller.activityItems, style: style, numbered: keys == nil, names: names))
         startProgressLine(controller: controller)
         let id = presentation
         conversation = Task { [weak self, weak controller] in
@@ -183,13 +188,13 @@ public final class TerminalPresenter: Presenter {
                 controller.dismiss()
                 return
             }
-            guard let activity = SheetScreen.match(typed, in: picks), let type = activity.activityType else {
+            guard let activity = SheetScreen.match(typed, in: picks, names: names), let type = activity.activityType else {
                 let hint = picks.isEmpty ? "" : ": type a number from 1 to \(picks.count), or a name"
                 output.write(InterfaceScreen.problemLine("no activity '\(typed)'\(hint)", style: style))
                 continue
             }
             if controller.select(type) { return }
-            output.write(InterfaceScreen.problemLine("\(activity.displayTitle) cannot be picked now", style: style))
+            output.write(InterfaceScreen.problemLine("\(names.shown(activity).title) cannot be picked now", style: style))
         }
     }
 
@@ -203,9 +208,9 @@ public final class TerminalPresenter: Presenter {
         var selected = 0
         var drawnLines = 0
         func draw() -> [(number: Int, activity: Activity)] {
-            let matches = PickerScreen.matches(filter, in: picks)
+            let matches = PickerScreen.matches(filter, in: picks, names: names)
             selected = max(0, min(selected, matches.count - 1))
-            let lines = PickerScreen.lines(filter: filter, matches: matches, selected: selected, style: style)
+            let lines = PickerScreen.lines(filter: filter, matches: matches, selected: selected, style: style, names: names)
             // Back to the picker's first line, then everything below it cleared.
             var text = drawnLines > 1 ? "\r\u{1B}[\(drawnLines - 1)A" : "\r"
             text += "\u{1B}[J" + lines.joined(separator: "\n")
@@ -252,10 +257,10 @@ public final class TerminalPresenter: Presenter {
             case .enter:
                 guard matches.indices.contains(selected), let type = matches[selected].activity.activityType else { continue }
                 let activity = matches[selected].activity
-                finish("Picked: " + activity.displayTitle)
+                finish("Picked: " + names.shown(activity).title)
                 keys.leaveRawMode()
                 if controller.select(type) { return }
-                output.write(InterfaceScreen.problemLine("\(activity.displayTitle) cannot be picked now", style: style))
+                output.write(InterfaceScreen.problemLine("\(names.shown(activity).title) cannot be picked now", style: style))
                 guard keys.enterRawMode() else { return controller.dismiss() }
             case .other:
                 break

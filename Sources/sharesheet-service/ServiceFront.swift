@@ -1,4 +1,5 @@
 import CGIO
+import DBus
 import GVariants
 import GLibErrors
 import Glibc
@@ -26,18 +27,18 @@ final class ServiceFront {
     enum Pending {
         /// A `Share` the front answered with `path`; `parameters` is the service's
         /// `(s sender, o handle, s parent_window, aa{sv} items, a{sv} options)`.
-        case share(sender: String, path: String, parameters: OpaquePointer, descriptors: UnsafeMutablePointer<GUnixFDList>?)
+        case share(sender: String, path: String, parameters: GVariant, descriptors: DBusFileDescriptors?)
         /// A `ListActivities` waiting for its reply; `parameters` is `(s sender, aa{sv}, a{sv})`.
-        case list(invocation: OpaquePointer, parameters: OpaquePointer, descriptors: UnsafeMutablePointer<GUnixFDList>?)
+        case list(invocation: DBusMethodInvocation, parameters: GVariant, descriptors: DBusFileDescriptors?)
         /// A `Close` of the request at `path` by its caller.
         case close(sender: String, path: String)
     }
 
-    private let bus: OpaquePointer
-    private let node: UnsafeMutablePointer<GDBusNodeInfo>
+    private let bus: DBusConnection
+    private let interfaces: DBusInterfaceDescription
     private let loop: OpaquePointer
     /// The peer-to-peer connection to `share --service`, once it has connected.
-    private var worker: OpaquePointer?
+    private var worker: DBusConnection?
     /// Why `share --service` will never connect.
     private var workerFailure: String?
     private var pending: [Pending] = []
@@ -46,36 +47,39 @@ final class ServiceFront {
     private var ownedName = false
     private var lostName = false
     /// The request objects the front made: path → the caller and the registration.
-    private var requests: [String: (sender: String, registration: guint)] = [:]
+    private var requests: [String: (sender: String, registration: DBusRegistration)] = [:]
     private var generatedTokens = 0
     private var ending = false
     private var status: Int32 = 0
 
-    private init(bus: OpaquePointer, node: UnsafeMutablePointer<GDBusNodeInfo>) {
+    private init(bus: DBusConnection, interfaces: DBusInterfaceDescription) {
         self.bus = bus
-        self.node = node
+        self.interfaces = interfaces
         self.loop = g_main_loop_new(nil, 0)
     }
 
     /// Serves until the service has taken everything over; returns the exit status.
     static func run() -> Int32 {
-        var error: UnsafeMutablePointer<GError>?
-        guard let node = g_dbus_node_info_new_for_xml(InterfaceXML.text, &error) else {
-            warn("the interface description does not parse: \(GLibError(taking: &error, call: "g_dbus_node_info_new_for_xml").message)")
+        let interfaces: DBusInterfaceDescription
+        do throws(GLibError) {
+            interfaces = try DBusInterfaceDescription(xml: InterfaceXML.text)
+        } catch {
+            warn("the interface description does not parse: \(error.message)")
             return 70
         }
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            warn("no session bus to serve on (DBUS_SESSION_BUS_ADDRESS): \(GLibError(taking: &error, call: "g_bus_get_sync").message)")
+        let bus: DBusConnection
+        do throws(GLibError) {
+            bus = try DBusConnection.session()
+        } catch {
+            warn("no session bus to serve on (DBUS_SESSION_BUS_ADDRESS): \(error.message)")
             return 69
         }
-        let front = ServiceFront(bus: bus, node: node)
-        // The front lives until the process ends; GLib holds it unretained.
-        let data = Unmanaged.passRetained(front).toOpaque()
-        guard front.serve(data) else { return 70 }
-        g_bus_own_name_on_connection(
-            bus, ServiceNames.busName,
-            GBusNameOwnerFlags(G_BUS_NAME_OWNER_FLAGS_ALLOW_REPLACEMENT.rawValue | G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE.rawValue),
-            frontNameAcquired, frontNameLost, data, nil)
+        // The front lives until the process ends: the bus's callbacks hold it.
+        let front = ServiceFront(bus: bus, interfaces: interfaces)
+        guard front.serve() else { return 70 }
+        _ = bus.own(
+            name: ServiceNames.busName, flags: [.allowReplacement, .doNotQueue], acquired: { front.nameAcquired() },
+            lost: { front.nameLost() })
         g_main_loop_run(front.loop)
         return front.status
     }
@@ -101,20 +105,18 @@ final class ServiceFront {
             workerFailure = "cannot start \(program): \(reason)"
             return
         }
-        var error: UnsafeMutablePointer<GError>?
-        guard let socket = g_socket_new_from_fd(ends[0], &error) else {
+        do throws(GLibError) {
+            try DBusConnection.peerServer(socket: ends[0]) { [self] made in
+                switch made {
+                case .success(let connection): workerConnected(connection, error: nil)
+                case .failure(let error): workerConnected(nil, error: error.message)
+                }
+            }
+        } catch {
             close(ends[0])
-            workerFailure = "cannot use the socket to \(program): \(GLibError(taking: &error, call: "g_socket_new_from_fd").message)"
+            workerFailure = "cannot use the socket to \(program): \(error.message)"
             return
         }
-        let connection = g_socket_connection_factory_create_connection(socket)!
-        g_object_unref(socket)
-        let guid = g_dbus_generate_guid()
-        g_dbus_connection_new(
-            UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GIOStream.self), guid,
-            G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_SERVER, nil, nil, workerConnectionMade, data)
-        g_free(guid)
-        g_object_unref(connection)
         // A share that neither connects nor ends (stuck loading, say) must not leave callers
         // waiting on a front that holds the name forever.
         g_timeout_add_seconds(Self.takeOverSeconds, takeOverDeadline, data)
@@ -129,7 +131,7 @@ final class ServiceFront {
         passOn()
     }
 
-    func workerConnected(_ connection: OpaquePointer?, error: String?) {
+    func workerConnected(_ connection: DBusConnection?, error: String?) {
         if let connection {
             worker = connection
         } else {
@@ -141,19 +143,20 @@ final class ServiceFront {
     // MARK: The bus
 
     /// Exports the service's object; false when it cannot be.
-    private func serve(_ data: UnsafeMutableRawPointer) -> Bool {
-        var vtable = GDBusInterfaceVTable(
-            method_call: frontMethodCall, get_property: frontGetProperty, set_property: nil,
-            padding: (nil, nil, nil, nil, nil, nil, nil, nil))
-        var error: UnsafeMutablePointer<GError>?
-        let id = g_dbus_connection_register_object(
-            bus, ServiceNames.objectPath, g_dbus_node_info_lookup_interface(node, ServiceNames.interface), &vtable, data, nil,
-            &error)
-        if id == 0 {
-            Self.warn("cannot serve \(ServiceNames.objectPath): \(GLibError(taking: &error, call: "g_dbus_connection_register_object").message)")
+    private func serve() -> Bool {
+        do throws(GLibError) {
+            _ = try bus.register(
+                path: ServiceNames.objectPath, interface: interface(ServiceNames.interface),
+                methodCall: { [self] in handle($0) }, property: { $0 == "version" ? .uint32(ServiceNames.version) : nil })
+            return true
+        } catch {
+            Self.warn("cannot serve \(ServiceNames.objectPath): \(error.message)")
+            return false
         }
-        return id != 0
     }
+
+    /// An interface of `InterfaceXML`, which names every one the front asks for.
+    private func interface(_ name: String) -> DBusInterface { interfaces.interface(name)! }
 
     func nameAcquired() {
         ownedName = true
@@ -168,44 +171,38 @@ final class ServiceFront {
         endWhenDone()
     }
 
-    func handle(method: String, sender: String, path: String, parameters: OpaquePointer, invocation: OpaquePointer) {
-        let descriptors = g_dbus_message_get_unix_fd_list(g_dbus_method_invocation_get_message(invocation))
-        if let descriptors { g_object_ref(descriptors) }
-        switch (path, method) {
+    func handle(_ invocation: DBusMethodInvocation) {
+        let sender = invocation.sender
+        let path = invocation.path
+        switch (path, invocation.method) {
         case (ServiceNames.objectPath, "Share"):
-            share(sender: sender, parameters: parameters, descriptors: descriptors, invocation: invocation)
+            share(invocation)
         case (ServiceNames.objectPath, "ListActivities"):
             // The caller's arguments as they came, after its name (WorkerInterfaceXML).
-            let forwarded = GVariant.tuple([.string(sender)] + GVariant(borrowing: parameters).children)
-            take(.list(invocation: invocation, parameters: forwarded.withPointer { g_variant_ref($0) }, descriptors: descriptors))
+            let forwarded = GVariant.tuple([.string(sender)] + invocation.arguments)
+            take(.list(invocation: invocation, parameters: forwarded, descriptors: invocation.descriptors))
         case (_, "Close"):
-            if let descriptors { g_object_unref(descriptors) }
             guard let request = requests[path] else {
-                return g_dbus_method_invocation_return_dbus_error(
-                    invocation, "org.freedesktop.DBus.Error.UnknownObject", "this request has ended")
+                return invocation.returnError(DBusErrorName.unknownObject, "this request has ended")
             }
             guard request.sender == sender else {
-                return g_dbus_method_invocation_return_dbus_error(
-                    invocation, "org.freedesktop.DBus.Error.AccessDenied", "only the caller that made this request may close it")
+                return invocation.returnError(DBusErrorName.accessDenied, "only the caller that made this request may close it")
             }
-            g_dbus_method_invocation_return_value(invocation, nil)
+            invocation.returnValue()
             take(.close(sender: sender, path: path))
         default:
-            if let descriptors { g_object_unref(descriptors) }
-            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
+            invocation.returnError(DBusErrorName.unknownMethod, "no method \(invocation.method)")
         }
     }
 
     /// Answers `Share` with its request's path at once; the service does the rest.
-    private func share(
-        sender: String, parameters: OpaquePointer, descriptors: UnsafeMutablePointer<GUnixFDList>?, invocation: OpaquePointer
-    ) {
+    private func share(_ invocation: DBusMethodInvocation) {
+        let sender = invocation.sender
         // Only the token is read here; the service reads the rest, and says what is wrong with it.
-        let options = GVariant(taking: g_variant_get_child_value(parameters, 2))
+        let options = invocation.arguments[2]
         var token: String?
         if let value = options.lookup("handle_token") {
             guard let text = value.string, value.typeString == "s", ServiceNames.isValidToken(text) else {
-                if let descriptors { g_object_unref(descriptors) }
                 return invalidArguments(invocation, ServiceNames.invalidTokenMessage)
             }
             token = text
@@ -214,26 +211,22 @@ final class ServiceFront {
         let path = ServiceNames.requestPath(
             sender: sender, token: token ?? ServiceNames.generatedToken(process: getpid(), number: generatedTokens))
         guard requests[path] == nil else {
-            if let descriptors { g_object_unref(descriptors) }
             return invalidArguments(invocation, "handle_token \(token ?? "") is in use by another request of yours")
         }
-        var vtable = GDBusInterfaceVTable(
-            method_call: frontMethodCall, get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil))
-        let registration = g_dbus_connection_register_object(
-            bus, path, g_dbus_node_info_lookup_interface(node, ServiceNames.requestInterface), &vtable,
-            Unmanaged.passUnretained(self).toOpaque(), nil, nil)
-        guard registration != 0 else {
-            if let descriptors { g_object_unref(descriptors) }
+        guard
+            let registration = try? bus.register(
+                path: path, interface: interface(ServiceNames.requestInterface), methodCall: { [self] in handle($0) })
+        else {
             return invalidArguments(invocation, "cannot make the request object \(path)")
         }
         requests[path] = (sender, registration)
-        g_dbus_method_invocation_return_value(invocation, Variant.tuple([Variant.objectPath(path)]))
-        let forwarded = GVariant.tuple([.string(sender), .objectPath(path)] + GVariant(borrowing: parameters).children)
-        take(.share(sender: sender, path: path, parameters: forwarded.withPointer { g_variant_ref($0) }, descriptors: descriptors))
+        invocation.returnValue(.tuple([.objectPath(path)]))
+        let forwarded = GVariant.tuple([.string(sender), .objectPath(path)] + invocation.arguments)
+        take(.share(sender: sender, path: path, parameters: forwarded, descriptors: invocation.descriptors))
     }
 
-    private func invalidArguments(_ invocation: OpaquePointer, _ message: String) {
-        g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.InvalidArgs", message)
+    private func invalidArguments(_ invocation: DBusMethodInvocation, _ message: String) {
+        invocation.returnError(DBusErrorName.invalidArgs, message)
     }
 
     // MARK: Passing calls on
@@ -254,56 +247,54 @@ final class ServiceFront {
         endWhenDone()
     }
 
-    private func send(_ call: Pending, to worker: OpaquePointer) {
+    private func send(_ call: Pending, to worker: DBusConnection) {
         let method: String
-        let parameters: OpaquePointer
-        var descriptors: UnsafeMutablePointer<GUnixFDList>?
+        let parameters: GVariant
+        var descriptors: DBusFileDescriptors?
         switch call {
         case .share(_, _, let values, let fds): (method, parameters, descriptors) = ("Share", values, fds)
         case .list(_, let values, let fds): (method, parameters, descriptors) = ("ListActivities", values, fds)
         case .close(let sender, let path):
             method = "Close"
-            parameters = g_variant_ref_sink(Variant.tuple([Variant.string(sender), Variant.objectPath(path)]))
+            parameters = .tuple([.string(sender), .objectPath(path)])
         }
         inFlight += 1
-        let context = Unmanaged.passRetained(PassedCall(front: self, call: call)).toOpaque()
-        g_dbus_connection_call_with_unix_fd_list(
-            worker, nil, ServiceNames.objectPath, WorkerInterfaceXML.interface, method, parameters, nil,
-            G_DBUS_CALL_FLAGS_NONE, -1, descriptors, nil, callPassedOn, context)
-        g_variant_unref(parameters)
-        if let descriptors { g_object_unref(descriptors) }
+        worker.call(
+            nil, path: ServiceNames.objectPath, interface: WorkerInterfaceXML.interface, method: method, arguments: parameters,
+            descriptors: descriptors
+        ) { [self] reply in
+            switch reply {
+            case .success(let value): passedOn(call, reply: value, error: nil)
+            case .failure(let error): passedOn(call, reply: nil, error: error)
+            }
+        }
     }
 
     /// The service's reply to a call passed on: relayed for `ListActivities`; for `Share`, an
     /// error means the service did not take the request, so the caller hears it from here.
-    func passedOn(_ passed: PassedCall, reply: OpaquePointer?, error: GLibError?) {
+    private func passedOn(_ call: Pending, reply: GVariant?, error: GLibError?) {
         inFlight -= 1
-        switch passed.call {
+        switch call {
         case .list(let invocation, _, _):
             if let reply {
-                g_dbus_method_invocation_return_value(invocation, reply)
+                invocation.returnValue(reply)
             } else {
-                relay(error, to: invocation)
+                invocation.returnError(relaying: error)
             }
         case .share(let sender, let path, _, _):
             if reply == nil { respondFailed(sender: sender, path: path, error?.message ?? "unknown error") }
         case .close: break
         }
-        if let reply { g_variant_unref(reply) }
         endWhenDone()
     }
 
     /// Ends a call that can no longer be passed on.
     private func fail(_ call: Pending, _ reason: String) {
         switch call {
-        case .share(let sender, let path, let parameters, let descriptors):
+        case .share(let sender, let path, _, _):
             respondFailed(sender: sender, path: path, reason)
-            g_variant_unref(parameters)
-            if let descriptors { g_object_unref(descriptors) }
-        case .list(let invocation, let parameters, let descriptors):
-            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.Failed", reason)
-            g_variant_unref(parameters)
-            if let descriptors { g_object_unref(descriptors) }
+        case .list(let invocation, _, _):
+            invocation.returnError(DBusErrorName.failed, reason)
         case .close: break
         }
     }
@@ -313,16 +304,9 @@ final class ServiceFront {
         let response = WireResponse(
             response: WireResponse.failed,
             results: WireResults(completed: false, errorCode: "temporary-failure", errorMessage: reason))
-        response.encode().withPointer {
-            _ = g_dbus_connection_emit_signal(bus, sender, path, ServiceNames.requestInterface, "Response", $0, nil)
-        }
-        if let request = requests.removeValue(forKey: path) { g_dbus_connection_unregister_object(bus, request.registration) }
-    }
-
-    /// The service's D-Bus error, under its own name, to the caller.
-    private func relay(_ error: GLibError?, to invocation: OpaquePointer) {
-        g_dbus_method_invocation_return_dbus_error(
-            invocation, error?.remoteName ?? "org.freedesktop.DBus.Error.Failed", error?.message ?? "unknown error")
+        try? bus.emitSignal(
+            to: sender, path: path, interface: ServiceNames.requestInterface, signal: "Response", arguments: response.encode())
+        if let request = requests.removeValue(forKey: path) { bus.unregister(request.registration) }
     }
 
     // MARK: The end
@@ -346,7 +330,7 @@ final class ServiceFront {
         ending = true
         self.status = status
         if ownedName, !lostName { releaseName() }
-        g_dbus_connection_flush_sync(bus, nil, nil)
+        bus.flush()
         g_timeout_add(50, quitLoop, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -358,13 +342,12 @@ final class ServiceFront {
     /// the name free, the bus starts a fresh front for it. A call routed here before the release
     /// is still dispatched before the loop ends, and answered.
     private func releaseName() {
-        var error: UnsafeMutablePointer<GError>?
-        let reply = g_dbus_connection_call_sync(
-            bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReleaseName",
-            Variant.tuple([Variant.string(ServiceNames.busName)]), nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
-        if let reply { g_variant_unref(reply) }
-        if error != nil {
-            Self.warn("cannot give the name back: \(GLibError(taking: &error, call: "g_dbus_connection_call_sync").message)")
+        do throws(GLibError) {
+            _ = try bus.callSync(
+                "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", method: "ReleaseName",
+                arguments: .tuple([.string(ServiceNames.busName)]))
+        } catch {
+            Self.warn("cannot give the name back: \(error.message)")
         }
     }
 
@@ -384,15 +367,5 @@ func say(_ text: String, to descriptor: Int32) {
         if written < 0 && errno == EINTR { continue }
         guard written > 0 else { return }
         bytes = bytes.dropFirst(written)
-    }
-}
-
-/// A call passed on to the service, through GLib's user data until its reply.
-final class PassedCall {
-    let front: ServiceFront
-    let call: ServiceFront.Pending
-    init(front: ServiceFront, call: ServiceFront.Pending) {
-        self.front = front
-        self.call = call
     }
 }

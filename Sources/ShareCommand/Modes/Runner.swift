@@ -482,7 +482,7 @@ struct Runner {
             catchesInterrupts: catchesInterrupts ?? context.catchesInterrupts,
             keys: interactive ? context.keys : nil,
             editor: context.standardInputIsTerminal && onStandardOutput ? ExternalEditor(environment: context.environment) : nil,
-            pick: pick)
+            pick: pick, names: host.names)
     }
 
     /// The sheet as a window, in a share session; the command ends when the window has closed

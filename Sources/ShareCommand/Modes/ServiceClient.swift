@@ -1,4 +1,4 @@
-import CGIO
+import DBus
 import Foundation
 import GLibErrors
 import GVariants
@@ -185,10 +185,7 @@ enum ServiceClient {
             throw ShareError(.unavailable, "--via-service needs the share program's main loop")
         }
         let connection = try connect(environment)
-        defer {
-            g_dbus_connection_flush_sync(connection, nil, nil)
-            g_object_unref(UnsafeMutableRawPointer(connection))
-        }
+        defer { connection.flush() }
         let token = "share_\(getpid())_\(UInt32.random(in: 0...UInt32.max))"
 
         let (events, sink) = AsyncStream<BusEvent>.makeStream()
@@ -196,19 +193,24 @@ enum ServiceClient {
         // every path: the request's is known only from the reply (the service names it after
         // handle_token, or makes its own when the call is refused), and the Response may come
         // before the reply has been read. Responses go to their caller only.
-        let response = subscribe(
-            connection, sender: busName, interface: requestInterfaceName, member: "Response", path: nil, arg0: nil,
-            sink: SignalSink(sink, kind: .response))
-        let owner = subscribe(
-            connection, sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
-            path: "/org/freedesktop/DBus", arg0: busName, sink: SignalSink(sink, kind: .ownerChanged))
+        let response = connection.subscribe(sender: busName, interface: requestInterfaceName, signal: "Response") {
+            if let event = responseEvent($0) { sink.yield(event) }
+        }
+        let owner = connection.subscribe(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", signal: "NameOwnerChanged",
+            path: "/org/freedesktop/DBus", arg0: busName
+        ) { signal in
+            guard signal.arguments.typeString == "(sss)" else { return }
+            let names = signal.arguments.children.map { $0.string ?? "" }
+            sink.yield(.ownerChanged(old: names[1], new: names[2]))
+        }
         let interrupts = catchesInterrupts ? InterruptWatcher { sink.yield(.interrupted) } : nil
         var giveUp: Task<Void, Never>?
         defer {
             interrupts?.stop()
             giveUp?.cancel()
-            g_dbus_connection_signal_unsubscribe(connection, response)
-            g_dbus_connection_signal_unsubscribe(connection, owner)
+            connection.unsubscribe(response)
+            connection.unsubscribe(owner)
             sink.finish()
         }
 
@@ -252,16 +254,15 @@ enum ServiceClient {
     ///   for a reply that is not a listing).
     static func activities(for request: ServiceShareRequest, environment: [String: String]) async throws -> [WireActivity] {
         let connection = try connect(environment)
-        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
         let fileList = try descriptorList(request)
-        defer { g_object_unref(fileList) }
-        let reply: GVariant = try await withCheckedThrowingContinuation { continuation in
-            WireItemsCall(items: request.items, options: request.options).encode().withPointer { parameters in
-                g_dbus_connection_call_with_unix_fd_list(
-                    connection, busName, objectPath, interfaceName, "ListActivities", parameters, Variant.type("(aa{sv})"),
-                    G_DBUS_CALL_FLAGS_NONE, -1, fileList, nil, listReplied,
-                    Unmanaged.passRetained(ReplySink(continuation)).toOpaque())
-            }
+        let reply: GVariant
+        do throws(GLibError) {
+            reply = try await connection.call(
+                busName, path: objectPath, interface: interfaceName, method: "ListActivities",
+                arguments: WireItemsCall(items: request.items, options: request.options).encode(), replyType: "(aa{sv})",
+                descriptors: fileList)
+        } catch {
+            throw error.shareError
         }
         do {
             return try WireListing.decode(reply)
@@ -272,22 +273,19 @@ enum ServiceClient {
 
     /// The descriptors of `request`'s files, in a list a call sends (the list keeps duplicates).
     /// - Throws: a `ShareError` when one cannot be added (EMFILE).
-    private static func descriptorList(_ request: ServiceShareRequest) throws -> UnsafeMutablePointer<GUnixFDList> {
-        let fileList = g_unix_fd_list_new()!
-        for descriptor in request.descriptors {
-            var error: UnsafeMutablePointer<GError>?
-            if g_unix_fd_list_append(fileList, descriptor, &error) < 0 {
-                g_object_unref(fileList)
-                let failure = GLibError(taking: &error, call: "g_unix_fd_list_append")
-                throw ShareError(.ioError, "cannot pass a file to the share service: \(failure.message)")
-            }
+    private static func descriptorList(_ request: ServiceShareRequest) throws -> DBusFileDescriptors {
+        let fileList = DBusFileDescriptors()
+        do throws(GLibError) {
+            for descriptor in request.descriptors { try fileList.append(descriptor) }
+        } catch {
+            throw ShareError(.ioError, "cannot pass a file to the share service: \(error.message)")
         }
         return fileList
     }
 
     /// The session bus from `environment`'s `DBUS_SESSION_BUS_ADDRESS`, else
     /// `$XDG_RUNTIME_DIR/bus`.
-    private static func connect(_ environment: [String: String]) throws -> OpaquePointer {
+    private static func connect(_ environment: [String: String]) throws -> DBusConnection {
         var address = environment["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
         if address == nil, let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty,
             access(runtime + "/bus", F_OK) == 0
@@ -297,14 +295,11 @@ enum ServiceClient {
         guard let address else {
             throw notRunning("no session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
         }
-        var error: UnsafeMutablePointer<GError>?
-        let flags = GDBusConnectionFlags(
-            G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            let failure = GLibError(taking: &error, call: "g_dbus_connection_new_for_address_sync")
-            throw notRunning("cannot connect to the session bus at \(address): \(failure.message)")
+        do throws(GLibError) {
+            return try DBusConnection.bus(address: address)
+        } catch {
+            throw notRunning("cannot connect to the session bus at \(address): \(error.message)")
         }
-        return connection
     }
 
     /// The error for a service that is not there.
@@ -312,45 +307,37 @@ enum ServiceClient {
         ShareError(.unavailable, "the share service is not running and could not be started: " + reason)
     }
 
-    private static func subscribe(
-        _ connection: OpaquePointer, sender: String, interface: String, member: String, path: String?, arg0: String?,
-        sink: SignalSink
-    ) -> guint {
-        g_dbus_connection_signal_subscribe(
-            connection, sender, interface, member, path, arg0, G_DBUS_SIGNAL_FLAGS_NONE, deliverSignal,
-            Unmanaged.passRetained(sink).toOpaque(), releaseSignalSink)
-    }
-
     /// Sends `Share(s parent_window, aa{sv} items, a{sv} options)` with the files' descriptors;
     /// the reply comes to `sink`.
     private static func callShare(
-        _ connection: OpaquePointer, request: ServiceShareRequest, token: String,
+        _ connection: DBusConnection, request: ServiceShareRequest, token: String,
         sink: AsyncStream<BusEvent>.Continuation
     ) {
         // An error here (EMFILE) ends the share before the call.
-        let fileList: UnsafeMutablePointer<GUnixFDList>
+        let fileList: DBusFileDescriptors
         do {
             fileList = try descriptorList(request)
         } catch {
             sink.yield(.replied(.failure(error as? ShareError ?? ShareError(.ioError, "\(error)"))))
             return
         }
-        defer { g_object_unref(fileList) }
         var options = request.options
         options.handleToken = token
-        WireShareCall(items: request.items, options: options).encode().withPointer { parameters in
-            g_dbus_connection_call_with_unix_fd_list(
-                connection, busName, objectPath, interfaceName, "Share", parameters, Variant.type("(o)"),
-                G_DBUS_CALL_FLAGS_NONE, -1, fileList, nil, shareReplied, Unmanaged.passRetained(CallSink(sink)).toOpaque())
+        connection.call(
+            busName, path: objectPath, interface: interfaceName, method: "Share",
+            arguments: WireShareCall(items: request.items, options: options).encode(), replyType: "(o)",
+            descriptors: fileList
+        ) { reply in
+            switch reply {
+            case .success(let value): sink.yield(.replied(.success(value.children.first?.string ?? "")))
+            case .failure(let error): sink.yield(.replied(.failure(error.shareError)))
+            }
         }
     }
 
     /// Asks the service to dismiss the request; its Response follows.
-    private static func close(_ handle: String, on connection: OpaquePointer) {
-        // No callback: sent without expecting a reply.
-        g_dbus_connection_call(
-            connection, busName, handle, requestInterfaceName, "Close", nil, nil, G_DBUS_CALL_FLAGS_NONE, -1, nil,
-            nil, nil)
+    private static func close(_ handle: String, on connection: DBusConnection) {
+        connection.send(busName, path: handle, interface: requestInterfaceName, method: "Close")
     }
 }
 
@@ -387,90 +374,20 @@ extension GLibError {
     }
 }
 
-// MARK: Callbacks (GLib calls them on the main thread, which runs its main context)
+// MARK: Signals (GLib delivers them on the main thread, which runs its main context)
 
-/// Carries one subscription's signals into the client's event stream.
-private final class SignalSink: Sendable {
-    enum Kind { case response, ownerChanged }
-    let events: AsyncStream<BusEvent>.Continuation
-    let kind: Kind
-
-    init(_ events: AsyncStream<BusEvent>.Continuation, kind: Kind) {
-        self.events = events
-        self.kind = kind
+/// A `Response` as the client's event: one that cannot be read still ends its request, as a
+/// failure saying what was wrong with the signal.
+private func responseEvent(_ signal: DBusSignal) -> BusEvent? {
+    let response: WireResponse
+    do {
+        response = try WireResponse(decoding: signal.arguments)
+    } catch let malformed as WireError {
+        response = WireResponse(
+            response: WireResponse.failed,
+            results: WireResults(completed: false, errorCode: "io-error", errorMessage: "the share service: \(malformed.message)"))
+    } catch {
+        return nil
     }
-}
-
-/// Carries the ListActivities call's reply to the task waiting for it.
-private final class ReplySink: Sendable {
-    let continuation: CheckedContinuation<GVariant, any Error>
-
-    init(_ continuation: CheckedContinuation<GVariant, any Error>) { self.continuation = continuation }
-}
-
-/// Carries the Share call's reply into the client's event stream.
-private final class CallSink: Sendable {
-    let events: AsyncStream<BusEvent>.Continuation
-
-    init(_ events: AsyncStream<BusEvent>.Continuation) { self.events = events }
-}
-
-private func deliverSignal(
-    _ connection: OpaquePointer?, _ sender: UnsafePointer<gchar>?, _ path: UnsafePointer<gchar>?,
-    _ interface: UnsafePointer<gchar>?, _ member: UnsafePointer<gchar>?, _ parameters: OpaquePointer?,
-    _ data: gpointer?
-) {
-    guard let data, let parameters else { return }
-    let sink = Unmanaged<SignalSink>.fromOpaque(data).takeUnretainedValue()
-    let arguments = GVariant(borrowing: parameters)
-    switch sink.kind {
-    case .response:
-        let path = path.map { String(cString: $0) } ?? ""
-        let response: WireResponse
-        do {
-            response = try WireResponse(decoding: arguments)
-        } catch let malformed as WireError {
-            // Still the end of the request: a failure saying what was wrong with the signal.
-            response = WireResponse(
-                response: WireResponse.failed,
-                results: WireResults(completed: false, errorCode: "io-error", errorMessage: "the share service: \(malformed.message)"))
-        } catch {
-            return
-        }
-        sink.events.yield(.response(path, response))
-    case .ownerChanged:
-        guard arguments.typeString == "(sss)" else { return }
-        let names = arguments.children.map { $0.string ?? "" }
-        sink.events.yield(.ownerChanged(old: names[1], new: names[2]))
-    }
-}
-
-private func releaseSignalSink(_ data: gpointer?) {
-    guard let data else { return }
-    Unmanaged<SignalSink>.fromOpaque(data).release()
-}
-
-private func shareReplied(_ source: UnsafeMutablePointer<GObject>?, _ result: OpaquePointer?, _ data: gpointer?) {
-    guard let data else { return }
-    let sink = Unmanaged<CallSink>.fromOpaque(data).takeRetainedValue()
-    var error: UnsafeMutablePointer<GError>?
-    guard let reply = g_dbus_connection_call_with_unix_fd_list_finish(OpaquePointer(source), nil, result, &error)
-    else {
-        sink.events.yield(.replied(.failure(GLibError(taking: &error, call: "g_dbus_connection_call_with_unix_fd_list_finish").shareError)))
-        return
-    }
-    sink.events.yield(.replied(.success(GVariant(taking: reply).children.first?.string ?? "")))
-}
-
-private func listReplied(_ source: UnsafeMutablePointer<GObject>?, _ result: OpaquePointer?, _ data: gpointer?) {
-    guard let data else { return }
-    let sink = Unmanaged<ReplySink>.fromOpaque(data).takeRetainedValue()
-    var error: UnsafeMutablePointer<GError>?
-    guard let reply = g_dbus_connection_call_with_unix_fd_list_finish(OpaquePointer(source), nil, result, &error)
-    else {
-        sink.continuation.resume(
-            throwing: GLibError(taking: &error, call: "g_dbus_connection_call_with_unix_fd_list_finish").shareError)
-        return
-    }
-    sink.continuation.resume(returning: GVariant(taking: reply))
+    return .response(signal.path, response)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ShareSheet
+import Sharing
 
 /// Short names for items and activities, as the terminal shows them.
 public enum ItemLabel {
@@ -31,10 +32,11 @@ public enum ItemLabel {
     }
 }
 
-extension Activity {
-    /// The `share` command's name for a built-in (`mail`, `reading-list`); nil for others.
-    public var commandName: String? { (self as? BuiltInActivity)?.descriptor.name }
-
-    /// The title, else the raw type, else a generic word: never empty.
-    var displayTitle: String { activityTitle ?? activityType?.rawValue ?? "Activity" }
+extension ActivityNames {
+    /// What the terminal shows for `activity`: its title, and the name `share --activity`
+    /// takes when that is not just its raw type (an application's own activity).
+    func shown(_ activity: Activity) -> (title: String, commandName: String?) {
+        let entry = entry(for: activity)
+        return (entry.title, entry.name == entry.activityType ? nil : entry.name)
+    }
 }

@@ -1,4 +1,5 @@
 import ShareSheet
+import Sharing
 
 /// The text of the arrow-key picker: a filter line and the activities that match it, one per
 /// line, the selected one marked. Each line is cut to the width so the picker can be redrawn
@@ -8,26 +9,30 @@ public enum PickerScreen {
     /// The activities that match `filter`, with their numbers on the sheet (from 1): every
     /// activity when it is empty; by number when it is digits; else those whose title or
     /// command name contains it (case-insensitive), those that start with it first.
-    public static func matches(_ filter: String, in activities: [Activity]) -> [(number: Int, activity: Activity)] {
+    public static func matches(
+        _ filter: String, in activities: [Activity], names: ActivityNames = .catalog
+    ) -> [(number: Int, activity: Activity)] {
         let numbered = activities.enumerated().map { (number: $0.offset + 1, activity: $0.element) }
         let wanted = filter.trimmingCharacters(in: .whitespaces).lowercased()
         guard !wanted.isEmpty else { return numbered }
         if wanted.allSatisfy(\.isNumber) {
             return numbered.filter { String($0.number).hasPrefix(wanted) }
         }
-        func names(_ activity: Activity) -> [String] {
-            [activity.displayTitle.lowercased(), activity.commandName?.lowercased()].compactMap { $0 }
+        func words(_ activity: Activity) -> [String] {
+            let shown = names.shown(activity)
+            return [shown.title.lowercased(), shown.commandName?.lowercased()].compactMap { $0 }
         }
-        let starting = numbered.filter { entry in names(entry.activity).contains { $0.hasPrefix(wanted) } }
+        let starting = numbered.filter { entry in words(entry.activity).contains { $0.hasPrefix(wanted) } }
         let containing = numbered.filter { entry in
-            !names(entry.activity).contains { $0.hasPrefix(wanted) } && names(entry.activity).contains { $0.contains(wanted) }
+            !words(entry.activity).contains { $0.hasPrefix(wanted) } && words(entry.activity).contains { $0.contains(wanted) }
         }
         return starting + containing
     }
 
     /// The picker's lines (without line ends): a hint, the filter, then the matches.
     public static func lines(
-        filter: String, matches: [(number: Int, activity: Activity)], selected: Int, style: TerminalStyle
+        filter: String, matches: [(number: Int, activity: Activity)], selected: Int, style: TerminalStyle,
+        names: ActivityNames = .catalog
     ) -> [String] {
         // Every line is cut, the hint and the filter too: a line the terminal wraps would take
         // two rows, and the redraw would leave a copy behind at each key.
@@ -46,8 +51,9 @@ public enum PickerScreen {
         if shown.lowerBound > 0 { lines.append(style.dim("  ↑ \(shown.lowerBound) more".truncated(to: width))) }
         for index in shown {
             let entry = matches[index]
-            var text = String(entry.number) + " " + entry.activity.displayTitle
-            if let name = entry.activity.commandName { text += " (\(name))" }
+            let shown = names.shown(entry.activity)
+            var text = String(entry.number) + " " + shown.title
+            if let name = shown.commandName { text += " (\(name))" }
             let line = index == selected ? "› " + text : "  " + text
             // One column is kept free so a full line never makes the terminal wrap.
             let cut = line.truncated(to: width)

@@ -1,5 +1,6 @@
 import Foundation
 import ShareSheet
+import Sharing
 
 /// The text of the terminal sheet: a header naming the items, then the share row and the action
 /// row as numbered activities, wrapped to the screen width.
@@ -13,7 +14,9 @@ public enum SheetScreen {
 
     /// The sheet as text, ending with a blank line.
     /// With `numbered` false only the items are shown: the arrow-key picker lists the activities.
-    public static func render(_ sheet: ActivitySheet, items: [Any], style: TerminalStyle, numbered: Bool = true) -> String {
+    public static func render(
+        _ sheet: ActivitySheet, items: [Any], style: TerminalStyle, numbered: Bool = true, names: ActivityNames = .catalog
+    ) -> String {
         var text = header(items: items, kinds: sheet.itemKinds, style: style)
         text += "\n"
         guard numbered else { return text }
@@ -24,8 +27,9 @@ public enum SheetScreen {
         func entries(_ row: [Activity]) -> [String] {
             row.map { activity in
                 number += 1
-                var entry = style.bold(String(number)) + " " + activity.displayTitle
-                if let name = activity.commandName { entry += " " + style.dim("(\(name))") }
+                let shown = names.shown(activity)
+                var entry = style.bold(String(number)) + " " + shown.title
+                if let name = shown.commandName { entry += " " + style.dim("(\(name))") }
                 return entry
             }
         }
@@ -88,21 +92,21 @@ public enum SheetScreen {
 
     /// Finds the activity a person typed: a number, a command name, a title or a raw type
     /// (case-insensitive), or an unambiguous start of a command name or title.
-    public static func match(_ typed: String, in activities: [Activity]) -> Activity? {
+    public static func match(_ typed: String, in activities: [Activity], names: ActivityNames = .catalog) -> Activity? {
         let text = typed.trimmingCharacters(in: .whitespaces)
         if let number = Int(text) {
             return activities.indices.contains(number - 1) ? activities[number - 1] : nil
         }
         let lowered = text.lowercased()
         let exact = activities.first { activity in
-            activity.commandName?.lowercased() == lowered || activity.activityTitle?.lowercased() == lowered
-                || activity.activityType?.rawValue.lowercased() == lowered
+            let entry = names.entry(for: activity)
+            return [entry.name, entry.title, entry.activityType].contains { $0.lowercased() == lowered }
         }
         if let exact { return exact }
         guard !lowered.isEmpty else { return nil }
         let starts = activities.filter { activity in
-            (activity.commandName?.lowercased().hasPrefix(lowered) ?? false)
-                || (activity.activityTitle?.lowercased().hasPrefix(lowered) ?? false)
+            let shown = names.shown(activity)
+            return [shown.commandName, shown.title].contains { $0?.lowercased().hasPrefix(lowered) ?? false }
         }
         return starts.count == 1 ? starts[0] : nil
     }

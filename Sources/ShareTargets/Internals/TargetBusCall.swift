@@ -1,4 +1,5 @@
 import CGIO
+import DBus
 import Foundation
 import GLibErrors
 import GVariants
@@ -14,15 +15,8 @@ struct TargetReply: Sendable {
     var errorMessage: String?
 }
 
-/// A GCancellable the activity cancels from the main actor while the call blocks a thread.
-final class TargetCancellation: @unchecked Sendable {
-    // GCancellable is thread-safe: cancelling from one thread wakes a call waiting on another.
-    let pointer: UnsafeMutablePointer<GCancellable> = g_cancellable_new()
-
-    func cancel() { g_cancellable_cancel(pointer) }
-
-    deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
-}
+/// What the activity cancels from the main actor while the call blocks a thread.
+typealias TargetCancellation = DBusCancellable
 
 /// One `org.sharesheet.Target1.Share` call: the items as SPEC §8 gives them (files as
 /// descriptors only), the options, and the reply turned into an outcome or a one-line reason.
@@ -45,24 +39,21 @@ struct TargetBusCall: Sendable {
     ///   no answer in time, gone without answering, refused the call, or cancelled.
     func perform(cancellable: TargetCancellation) throws -> TargetReply {
         let connection = try connect(cancellable)
-        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
-        let descriptors = g_unix_fd_list_new()!
-        defer { g_object_unref(UnsafeMutableRawPointer(descriptors)) }
+        let descriptors = DBusFileDescriptors()
         let call = WireItemsCall(
             items: try items.map { try encode($0, into: descriptors) }, options: WireOptions(subject: subject))
-        var error: UnsafeMutablePointer<GError>?
-        let reply = call.encode().withPointer { parameters in
-            g_dbus_connection_call_with_unix_fd_list_sync(
-                connection, busName, ShareTarget.objectPath(forBusName: busName), Self.interface, "Share", parameters,
-                Variant.type("(a{sv})"), G_DBUS_CALL_FLAGS_NONE, Int32(min(timeout * 1000, Double(Int32.max))), descriptors,
-                nil, cancellable.pointer, &error)
-        }
-        guard let reply else {
-            throw failure(GLibError(taking: &error, call: "g_dbus_connection_call_with_unix_fd_list_sync"))
+        let reply: GVariant
+        do throws(GLibError) {
+            reply = try connection.callSync(
+                busName, path: ShareTarget.objectPath(forBusName: busName), interface: Self.interface, method: "Share",
+                arguments: call.encode(), replyType: "(a{sv})", descriptors: descriptors,
+                timeout: .milliseconds(Int64(min(timeout * 1000, Double(Int32.max)))), cancellable: cancellable)
+        } catch {
+            throw failure(error)
         }
         let results: WireResults
         do {
-            results = try WireResults(decoding: GVariant(taking: reply).children[0])
+            results = try WireResults(decoding: reply.children[0])
         } catch let malformed as WireError {
             throw ShareError(.temporaryFailure, "\(title): \(busName) answered with a malformed result: \(malformed.message)")
         }
@@ -71,26 +62,19 @@ struct TargetBusCall: Sendable {
             errorMessage: results.errorMessage)
     }
 
-    private func connect(_ cancellable: TargetCancellation) throws -> OpaquePointer {
-        var error: UnsafeMutablePointer<GError>?
-        let connection: OpaquePointer?
-        if let busAddress, busAddress != ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] {
-            connection = g_dbus_connection_new_for_address_sync(
-                busAddress,
-                GDBusConnectionFlags(
-                    G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                        | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue), nil, cancellable.pointer, &error)
-        } else {
-            connection = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable.pointer, &error)
+    private func connect(_ cancellable: TargetCancellation) throws -> DBusConnection {
+        do throws(GLibError) {
+            if let busAddress, busAddress != ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] {
+                return try DBusConnection.bus(address: busAddress, cancellable: cancellable)
+            }
+            return try DBusConnection.session(cancellable: cancellable)
+        } catch {
+            throw ShareError(.unavailable, "\(title): no session bus: \(error.message)")
         }
-        guard let connection else {
-            throw ShareError(.unavailable, "\(title): no session bus: \(GLibError(taking: &error, call: "g_bus_get_sync").message)")
-        }
-        return connection
     }
 
     /// An item as the wire gives it: `text`, `uri`, or `fd` with `name` and `mime-type`.
-    private func encode(_ item: TargetItem, into descriptors: UnsafeMutablePointer<GUnixFDList>) throws -> WireItem {
+    private func encode(_ item: TargetItem, into descriptors: DBusFileDescriptors) throws -> WireItem {
         switch item {
         case .text(let text): return .text(text)
         case .uri(let uri): return .uri(uri)
@@ -109,13 +93,14 @@ struct TargetBusCall: Sendable {
     }
 
     private func descriptorEntry(
-        _ descriptor: Int32, name: String, mimeType: String?, into descriptors: UnsafeMutablePointer<GUnixFDList>
+        _ descriptor: Int32, name: String, mimeType: String?, into descriptors: DBusFileDescriptors
     ) throws -> WireItem {
-        var error: UnsafeMutablePointer<GError>?
         // The list keeps a duplicate; the caller closes its own.
-        let index = g_unix_fd_list_append(descriptors, descriptor, &error)
-        guard index >= 0 else { throw ShareError(.ioError, "\(name): \(GLibError(taking: &error, call: "g_unix_fd_list_append").message)") }
-        return .file(descriptor: index, name: name, mimeType: mimeType)
+        do throws(GLibError) {
+            return .file(descriptor: try descriptors.append(descriptor), name: name, mimeType: mimeType)
+        } catch {
+            throw ShareError(.ioError, "\(name): \(error.message)")
+        }
     }
 
     /// A failed call as a share error: what people need to know, in one line.

@@ -27,6 +27,9 @@ public struct ActivityNames {
         self.registry = registry
     }
 
+    /// The names of a fresh registry's built-ins (the catalog), for a front end given no registry.
+    public static var catalog: ActivityNames { ActivityNames(registry: ActivityRegistry()) }
+
     /// Every built-in's command name, share row first, then the installed share targets'.
     public var all: [String] { (registry.descriptors + registry.extensionDescriptors).map(\.name) }
 
