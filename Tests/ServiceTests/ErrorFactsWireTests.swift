@@ -41,3 +41,18 @@ struct ErrorFactsWireTests {
         #expect(back.error?.path == "/home/me/.config/sharesheet/config")
     }
 }
+
+@Suite("What a cancel kept, on the wire")
+struct KeptWireTests {
+    @Test("a result with kept work goes through the Response and back unchanged")
+    func keptRoundTrip() throws {
+        var result = ShareResult(activityType: "com.apple.UIKit.activity.AirDrop", activity: "airdrop", completed: false)
+        result.disposition = .cancelled
+        result.error = ShareResult.Failure(code: .cancelled, message: "dismissed")
+        result.kept = ShareResult.Kept(what: "small.txt (1 of 2)", location: "Desk Laptop")
+        let wire = WireResponse(result)
+        #expect(wire.response == WireResponse.dismissed)
+        #expect(wire.results.kept == "small.txt (1 of 2)" && wire.results.keptLocation == "Desk Laptop")
+        #expect(ShareResult(try WireResponse(decoding: wire.encode())) == result)
+    }
+}

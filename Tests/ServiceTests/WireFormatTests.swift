@@ -48,6 +48,12 @@ struct WireFormatTests {
             activity: "mail", completed: false, disposition: "failed", errorCode: "configuration",
             errorMessage: "Mail: mx does not offer STARTTLS", errorSetting: "mail.starttls",
             errorHint: "Allow mail without STARTTLS.", errorFix: "choose-mail-security", errorPath: "/home/me/.config/sharesheet/config"),
+        WireResults(
+            activity: "airdrop", completed: false, disposition: "cancelled", errorCode: "cancelled", errorMessage: "dismissed",
+            kept: "small.txt (1 of 2)", keptLocation: "Desk Laptop"),
+        WireResults(
+            activity: "mail", completed: false, disposition: "cancelled", kept: "the message",
+            keptLocation: "/home/me/.local/share/sharesheet/Outbox/new/1", keptResume: "outbox"),
     ]
 
     // MARK: Round trips
