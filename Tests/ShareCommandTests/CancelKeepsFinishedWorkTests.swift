@@ -32,4 +32,37 @@ struct CancelKeepsFinishedWorkTests {
         #expect(result["activity"] as? String == "airdrop")
         #expect(files.onlyTheSmallOneArrived(at: receiver), "received: \(receiver.receivedFiles())")
     }
+
+    @Test("Ctrl-C in the terminal sheet after the first of two files arrived: kept 1 of 2, exit 130")
+    func interruptInTheSheetKeepsTheFileThatArrived() async throws {
+        let home = try TemporaryHome(prefix: "cancel-keeps-sheet")
+        defer { home.remove() }
+        let pair = try NetworkPair()
+        defer { pair.remove() }
+        let receiver = try LocalSendPeer(namespace: pair.theirs, home: home.root.appendingPathComponent("peer"))
+        defer { receiver.stop() }
+        let files = try TwoFileTransfer(in: home.root.appendingPathComponent("items"), limiting: pair)
+        let binary = try #require(Share.url)
+        let environment = NamespacedProcess.environment(home: home.root.appendingPathComponent("us"))
+            .merging(["TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
+        let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }
+        let command =
+            "/usr/sbin/ip netns exec \(pair.ours) /usr/bin/env -i " + assignments.joined(separator: " ")
+            + " \(ShareBinary.shellQuoted(binary.path)) --terminal --set to=\(pair.theirAddress) "
+            + "\(ShareBinary.shellQuoted(files.small.path)) \(ShareBinary.shellQuoted(files.large.path)); echo \"EXIT=$?\"; sleep 60"
+        let terminal = TmuxTerminal()
+        defer { terminal.stop() }
+        try terminal.start(command)
+        #expect(try await terminal.waitFor("AirDrop"))
+        try terminal.send(literally: "airdrop")
+        try terminal.press("Enter")
+        #expect(try await terminal.waitFor("More fields (PIN)? [y/N]:"))
+        try terminal.type("")
+        #expect(await files.waitUntilTheSmallOneArrived(at: receiver), "\(receiver.process.output)")
+        try terminal.press("C-c")
+        #expect(try await terminal.waitFor("EXIT=130"))
+        let screen = try terminal.screen()
+        #expect(screen.contains("interrupted: kept small.txt (1 of 2) at Peer Laptop"), "\(screen)")
+        #expect(files.onlyTheSmallOneArrived(at: receiver), "received: \(receiver.receivedFiles())")
+    }
 }
