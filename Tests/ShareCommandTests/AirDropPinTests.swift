@@ -7,14 +7,11 @@ import Testing
 /// asks without echo, and the share goes again with what was typed.
 @Suite("AirDrop on a terminal: the PIN when the receiver asks", .serialized)
 final class AirDropPinTests {
-    let folder: URL
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
+        fixture = try CommandFolder([:])
     }
 
     /// A receiver that wants PIN 4321, and `share ARGUMENTS note.txt` in our namespace on a
