@@ -38,7 +38,7 @@ struct DispositionTests {
         #expect(outcome.fallback?.message == "No mail server is set up, so the message waits in the outbox (\(id)).")
         #expect(
             outcome.fallback?.hint
-                == "send it with `share outbox flush` once `[mail] smtp=` is set in \(home.configHome.path)/sharesheet/config")
+                == "send it with `share outbox flush` once `[mail] smtp=` is set in ~/config/sharesheet/config")
     }
 
     @Test("a configured server: sent, the location is the server, no fallback")
@@ -90,7 +90,7 @@ struct DispositionTests {
             outcome.fallback?.message
                 == "No SMS handler or KDE Connect device is set up, so the message waits in the Messages outbox (\(id)).")
         let hint = try #require(outcome.fallback?.hint)
-        #expect(hint.contains("`[message] via=kdeconnect`") && hint.contains("\(home.configHome.path)/sharesheet/config"))
+        #expect(hint.contains("`[message] via=kdeconnect`") && hint.contains("~/config/sharesheet/config"))
     }
 
     @Test("[message] via=outbox asked for the outbox: queued, and no fallback to explain")

@@ -206,7 +206,6 @@ struct MailCommandLineTests {
     @Test("AUTH with the password from the Secret Service: gnome-keyring on the test's own session bus")
     func secretServicePassword() throws {
         let home = try TestHome()
-        chmod(home.folder.appendingPathComponent("runtime").path, 0o700)
         let certificates = try TestCertificates(in: home.folder)
         let password = "kéyring pässword"
         let peer = try SMTPPeer(options: .init(tls: (certificates.certificate, certificates.key), login: ("ana", password)), in: home.folder)

@@ -26,7 +26,7 @@ final class AirDropPinTests {
         try Data("see you at 6\n".utf8).write(to: folder.appendingPathComponent("note.txt"))
 
         let binary = try #require(Share.url)
-        let environment = NamespacedProcess.environment(home: folder.appendingPathComponent("us"))
+        let environment = TemporaryHome.environment(home: folder.appendingPathComponent("us"))
             .merging(["TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
         let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }
         let command =
