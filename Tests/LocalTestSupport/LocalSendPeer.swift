@@ -66,23 +66,6 @@ public final class NamespacedProcess: @unchecked Sendable {
     }
 }
 
-extension NamespacedProcess {
-    /// The environment a peer or our `share` gets in a namespace: a private HOME and XDG folders
-    /// under `home`, the test's PATH, a UTF-8 locale.
-    public static func environment(home: URL) -> [String: String] {
-        [
-            "HOME": home.path,
-            "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-            "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-            "XDG_RUNTIME_DIR": home.appendingPathComponent("run").path,
-            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "LANG": "C.UTF-8",
-        ]
-    }
-}
-
 /// localsendd (PyPI), an independent LocalSend implementation, in a namespace: the receiver our
 /// AirDrop sends to. Used by the Nearby tests and the window tests.
 public final class LocalSendPeer: @unchecked Sendable {
@@ -133,7 +116,7 @@ public final class LocalSendPeer: @unchecked Sendable {
         command.append(unattended ? "--unattended" : "--no-unattended")
         if let pin { command += ["--pin", pin] }
         process = try NamespacedProcess(
-            namespace: namespace, command: [Self.python] + command, environment: NamespacedProcess.environment(home: home),
+            namespace: namespace, command: [Self.python] + command, environment: TemporaryHome.environment(home: home),
             log: home.appendingPathComponent("localsendd.log"))
         guard process.waitForOutput(containing: "fingerprint=") else {
             let log = process.output

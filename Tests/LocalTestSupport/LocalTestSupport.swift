@@ -3,8 +3,11 @@
 import Foundation
 import Testing
 
-/// A temporary home with its own XDG folders, removed at the end of the test.
-public struct TemporaryHome {
+/// A temporary home with its own XDG folders, removed by `remove()`: the one kind of private
+/// home the test targets give the programs they run (`share`, peers, tools). Its layout is
+/// ``environment(home:)``'s.
+public struct TemporaryHome: Sendable {
+    /// The test's own folder: `home/` and the files the test makes beside it.
     public let root: URL
 
     /// Makes a home under the temporary directory, named `PREFIX-tests-UUID`.
@@ -12,18 +15,32 @@ public struct TemporaryHome {
         root = try TemporaryFolder("\(prefix)-tests").url
     }
 
+    /// HOME; the XDG folders are inside it.
     public var home: URL { root.appendingPathComponent("home", isDirectory: true) }
     public var pictures: URL { home.appendingPathComponent("Pictures", isDirectory: true) }
     public var videos: URL { home.appendingPathComponent("Videos", isDirectory: true) }
-    public var configFile: URL { home.appendingPathComponent("config/sharesheet/config") }
+    /// XDG_CONFIG_HOME.
+    public var configHome: URL { home.appendingPathComponent("config", isDirectory: true) }
+    /// XDG_DATA_HOME.
+    public var dataHome: URL { home.appendingPathComponent("data", isDirectory: true) }
+    public var configFile: URL { configHome.appendingPathComponent("sharesheet/config") }
 
     /// The environment a `share` run gets: XDG folders inside this home, no display.
-    public var environment: [String: String] {
+    public var environment: [String: String] { Self.environment(home: home) }
+
+    /// The environment of a program run in the private home `home`: HOME, the XDG folders
+    /// inside it (`config`, `data`, `cache`, `state`, `runtime`), the test's PATH, a UTF-8
+    /// locale, no color, a dumb terminal 80 columns wide; nothing else of the test's own. No
+    /// folder is made: the programs make what they write to.
+    public static func environment(home: URL) -> [String: String] {
         var environment = [
             "HOME": home.path, "LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "80",
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
-        for (key, name) in [("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache")] {
+        for (key, name) in [
+            ("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"),
+            ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "runtime"),
+        ] {
             environment[key] = home.appendingPathComponent(name).path
         }
         return environment

@@ -170,13 +170,13 @@ struct MailCommandLineTests {
     @Test("via=mailto hands the message to the desktop's mail program as an RFC 6068 mailto: URL")
     func mailtoHandOff() throws {
         let home = try TestHome()
-        let received = try MessageTests.installRecorder(in: home, scheme: "mailto")
+        let received = try SchemeRecorder.install(in: home, scheme: "mailto")
         let run = try Run.share(
             ["--activity", "mail", "--set", "via=mailto", "--to", "ana@example.com", "--set", "cc=bo@example.com",
              "--subject", "Grüße & more", "--text", "line 1\nline 2"],
             home: home)
         #expect(run.status == 0, "\(run)")
-        let url = try #require(MessageTests.waitForFile(received))
+        let url = try #require(SchemeRecorder.received(received))
         // Python's urllib reads it back independently.
         let script = """
             import sys, urllib.parse
@@ -206,7 +206,6 @@ struct MailCommandLineTests {
     @Test("AUTH with the password from the Secret Service: gnome-keyring on the test's own session bus")
     func secretServicePassword() throws {
         let home = try TestHome()
-        chmod(home.folder.appendingPathComponent("runtime").path, 0o700)
         let certificates = try TestCertificates(in: home.folder)
         let password = "kéyring pässword"
         let peer = try SMTPPeer(options: .init(tls: (certificates.certificate, certificates.key), login: ("ana", password)), in: home.folder)

@@ -7,32 +7,6 @@ import Testing
 /// parameters; any other program gets their paths in the body.
 @Suite("Mail: mailto: hand-off with attachments")
 struct MailtoAttachmentTests {
-    /// Registers a recorder as the mailto: handler under the desktop file ID `id`.
-    static func installRecorder(in home: TestHome, id: String) throws -> URL {
-        let received = home.folder.appendingPathComponent("received-url")
-        let script = home.folder.appendingPathComponent("recorder.sh")
-        try """
-        #!/bin/sh
-        printf '%s' "$1" > '\(received.path).tmp' && mv '\(received.path).tmp' '\(received.path)'
-
-        """.write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        let applications = home.dataHome.appendingPathComponent("applications")
-        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-        try """
-        [Desktop Entry]
-        Type=Application
-        Name=Mail Recorder
-        Exec=\(script.path) %u
-        MimeType=x-scheme-handler/mailto;
-        NoDisplay=true
-
-        """.write(to: applications.appendingPathComponent(id), atomically: true, encoding: .utf8)
-        try "[Default Applications]\nx-scheme-handler/mailto=\(id)\n".write(
-            to: home.configHome.appendingPathComponent("mimeapps.list"), atomically: true, encoding: .utf8)
-        return received
-    }
-
     /// The URL's parts as Python's urllib reads them (independent of the code under test), as JSON.
     struct Parsed: Decodable, Equatable {
         var scheme: String
@@ -56,14 +30,14 @@ struct MailtoAttachmentTests {
 
     func handOff(to id: String) throws -> (run: Command.Result, url: String, files: [URL]) {
         let home = try TestHome()
-        let received = try Self.installRecorder(in: home, id: id)
+        let received = try SchemeRecorder.install(in: home, scheme: "mailto", id: id)
         let picture = try home.randomFile("a b;c.png", size: 2048)
         let document = try home.randomFile("x&y=z%20 #1+Ü.pdf", size: 3000)
         let run = try Run.share(
             ["--activity", "mail", "--set", "via=mailto", "--to", "ana@example.com", "--subject", "Fotos & more?",
              "--text", "Look:", picture.path, "https://swift.org/blog", document.path],
             home: home)
-        let url = try #require(MessageTests.waitForFile(received), "the handler was not launched: \(run)")
+        let url = try #require(SchemeRecorder.received(received), "the handler was not launched: \(run)")
         #expect(home.outboxFiles("new").isEmpty)
         return (run, url, [picture, document])
     }

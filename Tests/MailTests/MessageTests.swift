@@ -7,41 +7,6 @@ import Testing
 /// handler, here a recorder application declared in a temporary XDG_DATA_HOME.
 @Suite("Message: sms: hand-off and the Messages outbox")
 struct MessageTests {
-    /// Declares a handler for x-scheme-handler/SCHEME that writes the URL it gets into a file.
-    static func installRecorder(in home: TestHome, scheme: String = "sms") throws -> URL {
-        let received = home.folder.appendingPathComponent("received-url")
-        let script = home.folder.appendingPathComponent("recorder.sh")
-        try """
-        #!/bin/sh
-        printf '%s' "$1" > '\(received.path).tmp' && mv '\(received.path).tmp' '\(received.path)'
-
-        """.write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        let applications = home.dataHome.appendingPathComponent("applications")
-        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-        try """
-        [Desktop Entry]
-        Type=Application
-        Name=SMS Recorder
-        Exec=\(script.path) %u
-        MimeType=x-scheme-handler/\(scheme);
-        NoDisplay=true
-
-        """.write(to: applications.appendingPathComponent("\(scheme)-recorder.desktop"), atomically: true, encoding: .utf8)
-        try "[Default Applications]\nx-scheme-handler/\(scheme)=\(scheme)-recorder.desktop\n".write(
-            to: home.configHome.appendingPathComponent("mimeapps.list"), atomically: true, encoding: .utf8)
-        return received
-    }
-
-    static func waitForFile(_ url: URL) -> String? {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let text = try? String(contentsOf: url, encoding: .utf8) { return text }
-            usleep(20_000)
-        }
-        return nil
-    }
-
     /// The URL RFC 5724 prescribes, built by Python's urllib (independent of the code under test).
     func expectedURL(numbers: [String], body: String) throws -> String {
         let script = "import sys, urllib.parse; print('sms:' + sys.argv[1] + '?body=' + urllib.parse.quote(sys.argv[2], safe=''), end='')"
@@ -51,12 +16,12 @@ struct MessageTests {
     @Test("recipients and body reach the registered sms: handler exactly as RFC 5724 writes them")
     func handOff() throws {
         let home = try TestHome()
-        let received = try Self.installRecorder(in: home)
+        let received = try SchemeRecorder.install(in: home, scheme: "sms")
         let body = "Hi there & welcome? 100% sure, ünïcode 👋\nsecond line #1 /x=y+z"
         let run = try Run.share(
             ["--activity", "message", "--to", "+1 (555) 123-4567, +44 20 7946 0958", "--text", body], home: home)
         #expect(run.status == 0, "\(run)")
-        let url = try #require(Self.waitForFile(received), "the handler was not launched: \(run)")
+        let url = try #require(SchemeRecorder.received(received), "the handler was not launched: \(run)")
         #expect(url == (try expectedURL(numbers: ["+15551234567", "+442079460958"], body: body)))
         #expect(run.standardOutput.trimmingCharacters(in: .newlines) == url)
     }
@@ -64,10 +29,10 @@ struct MessageTests {
     @Test("an sms: item sets the recipients (and its body joins the text)")
     func smsItem() throws {
         let home = try TestHome()
-        let received = try Self.installRecorder(in: home)
+        let received = try SchemeRecorder.install(in: home, scheme: "sms")
         let run = try Run.share(["--activity", "message", "sms:+15551234567,+15557654321?body=see%20you", "--text", "at 6"], home: home)
         #expect(run.status == 0, "\(run)")
-        let url = try #require(Self.waitForFile(received))
+        let url = try #require(SchemeRecorder.received(received))
         #expect(url == (try expectedURL(numbers: ["+15551234567", "+15557654321"], body: "see you\nat 6")))
     }
 
@@ -87,10 +52,10 @@ struct MessageTests {
         let list = try Run.share(["outbox", "list"], home: home)
         #expect(list.standardOutput.contains("sms  queued  +15551234567  later"), "\(list)")
         // Once a handler exists, flush hands it over and empties the outbox.
-        let received = try Self.installRecorder(in: home)
+        let received = try SchemeRecorder.install(in: home, scheme: "sms")
         let flush = try Run.share(["outbox", "flush"], home: home)
         #expect(flush.status == 0, "\(flush)")
-        #expect(Self.waitForFile(received) == "sms:+15551234567?body=later")
+        #expect(SchemeRecorder.received(received) == "sms:+15551234567?body=later")
         #expect(try Run.share(["outbox", "list"], home: home).standardOutput == "The outbox is empty.\n")
     }
 

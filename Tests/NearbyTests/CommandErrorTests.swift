@@ -8,7 +8,7 @@ import Testing
 struct CommandErrorTests {
     private static func run(_ arguments: [String], home: URL, environment extra: [String: String] = [:]) throws -> Command.Result {
         let binary = try #require(Share.url, "the share executable was not found next to the test bundle").path
-        let environment = NamespacedProcess.environment(home: home).merging(["SHARESHEET_NEARBY": "off"].merging(extra) { $1 }) { $1 }
+        let environment = TemporaryHome.environment(home: home).merging(["SHARESHEET_NEARBY": "off"].merging(extra) { $1 }) { $1 }
         return try Command.run(binary, arguments, environment: environment, in: home, timeout: 60)
     }
 
@@ -39,7 +39,7 @@ struct CommandErrorTests {
         let script = "exec 200</dev/null; ulimit -Sn 64; exec \"$0\" receive --once --port 0 --folder \"$1\""
         let result = try Command.run(
             "/bin/bash", ["-c", script, binary, home.appendingPathComponent("in").path],
-            environment: NamespacedProcess.environment(home: home), in: home, timeout: 60)
+            environment: TemporaryHome.environment(home: home), in: home, timeout: 60)
         #expect(result.status == 74, "\(result)")
         #expect(result.standardError.contains("cannot start"), "\(result)")
         #expect(result.standardError.contains("openssl"), "\(result)")

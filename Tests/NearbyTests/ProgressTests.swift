@@ -14,7 +14,7 @@ struct ProgressTests {
     /// `share arguments` in `namespace` under script(1): what it drew on its pseudo-terminal.
     private static func onTerminal(_ arguments: [String], namespace: String, home: URL) throws -> Command.Result {
         let binary = try #require(Share.url, "the share executable was not found next to the test bundle").path
-        let environment = NamespacedProcess.environment(home: home).merging(["TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
+        let environment = TemporaryHome.environment(home: home).merging(["TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
         let inner = ["/usr/sbin/ip", "netns", "exec", namespace, "/usr/bin/env", "-i"]
             + environment.map { "\($0.key)=\($0.value)" } + [binary] + arguments
         return try Command.run("/usr/bin/script", ["-qec", shellLine(inner), "/dev/null"])
@@ -73,7 +73,7 @@ struct ProgressTests {
         let receive = [binary, "receive", "--once", "--accept-all", "--verbose"]
 
         // On a terminal: script(1) inside their namespace, its screen in the log.
-        let environment = NamespacedProcess.environment(home: receiverHome).merging(["TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
+        let environment = TemporaryHome.environment(home: receiverHome).merging(["TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
         let onTerminal = try NamespacedProcess(
             namespace: pair.theirs, command: ["/usr/bin/script", "-qfec", Self.shellLine(receive), "/dev/null"],
             environment: environment, log: folder.appendingPathComponent("terminal.log"))

@@ -37,7 +37,7 @@ struct ReceiverAbuseTests {
             try Command.run(
                 "/usr/sbin/ip",
                 ["netns", "exec", pair.ours, "/usr/bin/env", "-i"]
-                    + NamespacedProcess.environment(home: folder).map { "\($0.key)=\($0.value)" }
+                    + TemporaryHome.environment(home: folder).map { "\($0.key)=\($0.value)" }
                     + [LocalSendPeer.python, Abuser.script.path] + arguments,
                 timeout: timeout)
         }
@@ -64,7 +64,7 @@ struct ReceiverAbuseTests {
         let script = limit ? "echo $$ > \"$0\" && exec /usr/bin/prlimit --nofile=64:64 -- \"$@\"" : "echo $$ > \"$0\" && exec \"$@\""
         let process = try NamespacedProcess(
             namespace: pair.theirs, command: ["/bin/sh", "-c", script, pidFile.path, binary, "receive"] + arguments,
-            environment: NamespacedProcess.environment(home: home), log: folder.appendingPathComponent("receiver.log"))
+            environment: TemporaryHome.environment(home: home), log: folder.appendingPathComponent("receiver.log"))
         defer { process.stop() }
         try #require(process.waitForOutput(containing: "receiving as"), "\(process.output)")
         let pid = try #require(pid_t((try String(contentsOf: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -106,7 +106,7 @@ struct ReceiverAbuseTests {
     @Test("a sender silent mid-body is cut off, and the next sender's transfer goes through")
     func stalledUpload() throws {
         try withReceiver(["--accept-all", "--timeout", "2"]) { receiver in
-            let environment = NamespacedProcess.environment(home: receiver.folder)
+            let environment = TemporaryHome.environment(home: receiver.folder)
             let staller = try Command.start(
                 "/usr/sbin/ip",
                 ["netns", "exec", receiver.pair.ours, "/usr/bin/env", "-i"] + environment.map { "\($0.key)=\($0.value)" }

@@ -119,7 +119,7 @@ struct ReceiverTests {
             let sender = Process()
             sender.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
             sender.arguments = ["netns", "exec", setup.pair.ours, "/usr/bin/env", "-i"]
-                + NamespacedProcess.environment(home: setup.senderHome).map { "\($0.key)=\($0.value)" }
+                + TemporaryHome.environment(home: setup.senderHome).map { "\($0.key)=\($0.value)" }
                 + [binary, "--activity", "airdrop", "--to", setup.pair.theirAddress, file.path]
             sender.standardOutput = FileHandle.nullDevice
             sender.standardError = FileHandle.nullDevice
@@ -178,7 +178,7 @@ struct ReceiverTests {
             let outside = setup.folder.appendingPathComponent("outside")
             try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
             let script = URL(fileURLWithPath: Self.hostileScript)
-            let environment = NamespacedProcess.environment(home: setup.folder)
+            let environment = TemporaryHome.environment(home: setup.folder)
             // From our namespace: odd names, wrong tokens, a second session, a wrong length.
             let first = try Command.run(
                 "/usr/sbin/ip",

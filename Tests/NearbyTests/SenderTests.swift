@@ -92,7 +92,7 @@ struct SenderTests {
                     time.sleep(0.25)
                 """
             let announcer = try NamespacedProcess(
-                namespace: pair.theirs, command: [LocalSendPeer.python, "-c", announce], environment: NamespacedProcess.environment(home: folder),
+                namespace: pair.theirs, command: [LocalSendPeer.python, "-c", announce], environment: TemporaryHome.environment(home: folder),
                 log: folder.appendingPathComponent("announcer.log"))
             defer { announcer.stop() }
             let file = folder.appendingPathComponent("secret.txt")

@@ -20,14 +20,7 @@ struct TestFolder {
 
     /// The environment every child process gets: a private home and XDG folders, fixed width.
     var environment: [String: String] {
-        var environment = [
-            "HOME": home.path, "LANG": "C.UTF-8", "COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb", "TZ": "UTC",
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-        ]
-        for (key, name) in [("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")] {
-            environment[key] = home.appendingPathComponent(name).path
-        }
-        return environment
+        TemporaryHome.environment(home: home).merging(["TZ": "UTC"]) { $1 }
     }
 
     func remove() { TemporaryFolder(existing: url).remove() }

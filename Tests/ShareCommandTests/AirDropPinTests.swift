@@ -7,14 +7,11 @@ import Testing
 /// asks without echo, and the share goes again with what was typed.
 @Suite("AirDrop on a terminal: the PIN when the receiver asks", .serialized)
 final class AirDropPinTests {
-    let folder: URL
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
+        fixture = try CommandFolder([:])
     }
 
     /// A receiver that wants PIN 4321, and `share ARGUMENTS note.txt` in our namespace on a
@@ -29,7 +26,7 @@ final class AirDropPinTests {
         try Data("see you at 6\n".utf8).write(to: folder.appendingPathComponent("note.txt"))
 
         let binary = try #require(Share.url)
-        let environment = NamespacedProcess.environment(home: folder.appendingPathComponent("us"))
+        let environment = TemporaryHome.environment(home: folder.appendingPathComponent("us"))
             .merging(["TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
         let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }
         let command =

@@ -6,13 +6,11 @@ import Testing
 /// `targets check` by desktop id, what Save to Photos leaves out.
 @Suite("share, details at the prompt")
 final class CommandDetailsTests {
-    let folder: URL
-
-    deinit { TemporaryFolder(existing: folder).remove() }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
-        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        fixture = try CommandFolder()
     }
 
     private func share(_ arguments: [String]) async throws -> ShareBinary.Run {

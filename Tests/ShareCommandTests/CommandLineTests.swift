@@ -6,16 +6,11 @@ import Testing
 /// status, with COLUMNS=80 and NO_COLOR=1, standard input from /dev/null or a file.
 @Suite("share, end to end")
 final class CommandLineTests {
-    let folder: URL
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
-        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: folder.appendingPathComponent("a b;c.png"))
+        fixture = try CommandFolder(["notes.txt": CommandFolder.notes, "a b;c.png": CommandFolder.pngSignature])
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("photos"), withIntermediateDirectories: true)
     }

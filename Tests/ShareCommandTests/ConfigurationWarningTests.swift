@@ -5,15 +5,11 @@ import Testing
 /// A misspelled key is reported, not silently ignored: in the configuration file and in `--set`.
 @Suite("share, misspelled settings")
 final class ConfigurationWarningTests {
-    let folder: URL
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
-        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        fixture = try CommandFolder()
     }
 
     @Test func aMisspelledConfigurationKeyIsNamed() async throws {

@@ -173,7 +173,7 @@ final class EveryFieldKindTests {
         let peer = try LocalSendPeer(namespace: pair.theirs, home: folder.appendingPathComponent("peer"), pin: "4321")
         defer { peer.stop() }
         let binary = try #require(Share.url)
-        let environment = NamespacedProcess.environment(home: folder.appendingPathComponent("us"))
+        let environment = TemporaryHome.environment(home: folder.appendingPathComponent("us"))
             .merging(["TERM": "xterm", "NO_COLOR": "1"]) { $1 }
         let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }
         try terminal.start(

@@ -6,15 +6,11 @@ import Testing
 /// or command that changes it, and `disposition` says where the items went.
 @Suite("share, fallbacks")
 final class FallbackCommandTests {
-    let folder: URL
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
-        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        fixture = try CommandFolder()
     }
 
     /// Runs one activity with `--json`; returns the result object and standard error.

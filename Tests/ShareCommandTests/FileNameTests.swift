@@ -10,12 +10,11 @@ import Testing
 /// readably and shared, never refused and never shown as the command's own stand-in.
 @Suite("share, unusual file names")
 final class FileNameTests {
-    let folder: URL
-
-    deinit { TemporaryFolder(existing: folder).remove() }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
+        fixture = try CommandFolder([:])
     }
 
     private func share(_ arguments: [String]) async throws -> ShareBinary.Run {

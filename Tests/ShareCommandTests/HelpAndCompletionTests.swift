@@ -8,12 +8,11 @@ import Testing
 
 @Suite("share, help, typos, completions and the man page")
 final class HelpAndCompletionTests {
-    let folder: URL
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
+        fixture = try CommandFolder([:])
     }
 
     private func share(_ arguments: [String]) async throws -> ShareBinary.Run {

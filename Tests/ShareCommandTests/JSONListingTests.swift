@@ -7,16 +7,11 @@ import Testing
 /// the same value from both forms, so the golden files cannot drift apart.
 @Suite("share, JSON listings")
 final class JSONListingTests {
-    let folder: URL
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
-        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: folder.appendingPathComponent("chart.png"))
+        fixture = try CommandFolder(["notes.txt": CommandFolder.notes, "chart.png": CommandFolder.pngSignature])
     }
 
     private func share(_ arguments: [String]) async throws -> ShareBinary.Run {

@@ -7,13 +7,11 @@ import Testing
 /// is there, null when it has no value.
 @Suite("share --json, one style")
 final class JSONStyleTests {
-    let folder: URL
-
-    deinit { TemporaryFolder(existing: folder).remove() }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
-        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        fixture = try CommandFolder()
     }
 
     private var home: URL { folder.appendingPathComponent("home") }

@@ -6,12 +6,11 @@ import Testing
 /// `share --activity photos - < photo.png` saves one.
 @Suite("share, piped items")
 final class PipedItemTests {
-    let folder: URL
-
-    deinit { TemporaryFolder(existing: folder).remove() }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
+        fixture = try CommandFolder([:])
     }
 
     private static let samplePNG = Sample.url("sunset.png")

@@ -10,12 +10,11 @@ import Testing
 /// other: the command reads its arguments' raw bytes.
 @Suite("share, file names that are not UTF-8")
 final class RawFileNameTests {
-    let folder: URL
-
-    deinit { TemporaryFolder(existing: folder).remove() }
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
+        fixture = try CommandFolder([:])
     }
 
     private static let samplePNG = Sample.url("sunset.png")

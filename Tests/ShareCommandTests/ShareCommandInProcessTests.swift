@@ -18,16 +18,12 @@ final class ShareCommandInProcessTests {
     let registry = ActivityRegistry()
     let output = TextBuffer()
     let errors = TextBuffer()
-    let folder: URL
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
         backends.install(into: registry)
-        folder = try TemporaryFolder.make("share-cli-tests")
-        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+        fixture = try CommandFolder()
     }
 
     private func run(

@@ -17,15 +17,13 @@ final class SheetNamesTests {
     let registry = ActivityRegistry()
     let output = TextBuffer()
     let errors = TextBuffer()
-    let folder: URL
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
 
     init() throws {
         backends.install(into: registry)
-        folder = try TemporaryFolder.make("share-cli-tests")
-        try Data("numbers\n".utf8).write(to: folder.appendingPathComponent("q3\nfinal.txt"))
+        fixture = try CommandFolder(["q3\nfinal.txt": Data("numbers\n".utf8)])
     }
-
-    deinit { TemporaryFolder(existing: folder).remove() }
 
     /// Runs `share ARGUMENTS` on a scripted terminal that types `lines`.
     private func run(_ arguments: [String], typing lines: [String]) async -> Int32 {

@@ -6,18 +6,15 @@ import Testing
 /// sent the way they are typed. Each test has its own tmux server, folder and home.
 @Suite("the terminal sheet: keys, questions, editor", .serialized)
 final class TerminalSheetKeysTests {
-    let folder: URL
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
     let terminal = TmuxTerminal()
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
-        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        fixture = try CommandFolder()
     }
 
-    deinit {
-        terminal.stop()
-        try? FileManager.default.removeItem(at: folder)
-    }
+    deinit { terminal.stop() }
 
     private func startShare(_ arguments: String, extra: [String: String] = [:]) throws {
         var environment = ShareBinary.environment(in: folder).merging(extra) { _, given in given }

@@ -6,17 +6,14 @@ import Testing
 /// person types them, and the screen is read back.
 @Suite("the sheet in tmux", .serialized)
 final class TmuxSheetTests {
-    let folder: URL
+    let fixture: CommandFolder
+    var folder: URL { fixture.url }
     let terminal = TmuxTerminal()
 
-    deinit {
-        terminal.stop()
-        TemporaryFolder(existing: folder).remove()
-    }
+    deinit { terminal.stop() }
 
     init() throws {
-        folder = try TemporaryFolder.make("share-cli-tests")
-        try Data("quarterly numbers\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        fixture = try CommandFolder()
     }
 
     /// Runs `share ARGUMENTS` (shell words) in the terminal, in the test's folder and home.

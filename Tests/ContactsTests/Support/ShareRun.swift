@@ -20,16 +20,8 @@ struct ShareRun {
         try Data(text.utf8).write(to: file)
     }
 
-    /// The environment of every run: fixed width, no color, XDG folders inside `folder`.
-    var environment: [String: String] {
-        [
-            "HOME": home.path, "XDG_DATA_HOME": dataHome.path, "XDG_CONFIG_HOME": configHome.path,
-            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
-            "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-            "COLUMNS": "80", "NO_COLOR": "1", "LANG": "C.UTF-8", "TERM": "dumb",
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-        ]
-    }
+    /// The environment of every run: fixed width, no color, XDG folders inside `home`.
+    var environment: [String: String] { TemporaryHome.environment(home: home) }
 
     /// Runs `share` with `arguments` in `folder`.
     func callAsFunction(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> Command.Result {

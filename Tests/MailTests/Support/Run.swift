@@ -11,32 +11,30 @@ enum Run {
     }
 }
 
-/// A temporary HOME with its own XDG folders, removed at the end of the test.
+/// A test's folder with a private home in it (``TemporaryHome/environment(home:)``'s layout,
+/// under `home/`), removed at the end of the test.
 final class TestHome {
+    /// The test's folder: `home/`, and the files and peers the test makes beside it.
     let folder: URL
 
     init() throws {
         folder = try TemporaryFolder.make("mail-tests")
-        for sub in ["home", "config/sharesheet", "data", "cache", "state", "runtime"] {
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
-        }
+        try FileManager.default.createDirectory(at: configHome.appendingPathComponent("sharesheet"), withIntermediateDirectories: true)
+        // XDG_RUNTIME_DIR, private as a session's is (gnome-keyring checks).
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("runtime"), withIntermediateDirectories: true)
+        chmod(home.appendingPathComponent("runtime").path, 0o700)
     }
 
     deinit { TemporaryFolder(existing: folder).remove() }
 
-    var configHome: URL { folder.appendingPathComponent("config") }
-    var dataHome: URL { folder.appendingPathComponent("data") }
+    var home: URL { folder.appendingPathComponent("home") }
+    var configHome: URL { home.appendingPathComponent("config") }
+    var dataHome: URL { home.appendingPathComponent("data") }
     var outbox: URL { dataHome.appendingPathComponent("sharesheet/Outbox") }
 
+    /// The shared private-home environment, with only /usr/bin and /bin on PATH and a user name.
     var environment: [String: String] {
-        [
-            "HOME": folder.appendingPathComponent("home").path, "XDG_CONFIG_HOME": configHome.path,
-            "XDG_DATA_HOME": dataHome.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
-            "XDG_STATE_HOME": folder.appendingPathComponent("state").path,
-            "XDG_RUNTIME_DIR": folder.appendingPathComponent("runtime").path,
-            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "80",
-            "USER": "tester",
-        ]
+        TemporaryHome.environment(home: home).merging(["PATH": "/usr/bin:/bin", "USER": "tester"]) { $1 }
     }
 
     /// Writes the configuration file.

@@ -9,7 +9,7 @@ enum ShareTool {
         _ arguments: [String], namespace: String, home: URL, extraEnvironment: [String: String] = [:]
     ) throws -> Command.Result {
         let binary = try #require(Share.url, "the share executable was not found next to the test bundle").path
-        let environment = NamespacedProcess.environment(home: home).merging(extraEnvironment) { $1 }
+        let environment = TemporaryHome.environment(home: home).merging(extraEnvironment) { $1 }
         return try Command.run(
             "/usr/sbin/ip",
             ["netns", "exec", namespace, "/usr/bin/env", "-i"] + environment.map { "\($0.key)=\($0.value)" } + [binary] + arguments)
@@ -19,6 +19,6 @@ enum ShareTool {
     static func start(_ arguments: [String], namespace: String, home: URL, log: URL) throws -> NamespacedProcess {
         let binary = try #require(Share.url, "the share executable was not found next to the test bundle").path
         return try NamespacedProcess(
-            namespace: namespace, command: [binary] + arguments, environment: NamespacedProcess.environment(home: home), log: log)
+            namespace: namespace, command: [binary] + arguments, environment: TemporaryHome.environment(home: home), log: log)
     }
 }

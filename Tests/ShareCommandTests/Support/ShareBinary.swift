@@ -44,16 +44,7 @@ enum ShareBinary {
     /// The environment every run gets: fixed width, no color, XDG folders inside `folder`.
     static func environment(in folder: URL) -> [String: String] {
         let home = folder.appendingPathComponent("home").path
-        var environment = [
-            "COLUMNS": "80", "NO_COLOR": "1", "LANG": "C.UTF-8", "HOME": home, "TERM": "dumb",
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-        ]
-        for (key, name) in [
-            ("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"),
-            ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "runtime"),
-        ] {
-            environment[key] = home + "/" + name
-        }
+        var environment = TemporaryHome.environment(home: URL(fileURLWithPath: home))
         // A desktop with no applications, so what Open In offers does not depend on the
         // machine; the MIME database stays the system's.
         let systemData = home + "/system-data"
