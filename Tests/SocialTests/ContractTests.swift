@@ -240,7 +240,7 @@ struct ContractTests {
                 continue
             }
             #expect(reason.fix == .addAccount && reason.setting == ShareError.Setting(group: "accounts", service.rawValue))
-            #expect(!reason.reason.contains("share "), "a fact, not a command line: \(reason)")
+            #expect(!reason.reason.contains("accounts add"), "a fact, not a command line: \(reason)")
         }
     }
 

@@ -31,7 +31,7 @@ public enum PlainAdvice {
         case .allowMoreTime?:
             let place = setting.map { setting in " (\(setting.key)" + (setting.group.map { " in the \($0) settings" } ?? "") + ")" } ?? ""
             return "Give it longer to answer\(place)."
-        case .enableTarget?: return "Turn the share target \(setting.map { "\($0.key) " } ?? "")back on in the share target settings."
+        case .enableTarget?: return "Turn \(setting?.key ?? "the target") back on in the share-target settings."
         case .readPasteboard?: return "What was copied waits in ShareSheet's own pasteboard\(inFile)."
         case nil: return nil
         case .changeSetting?:
