@@ -90,12 +90,13 @@ public final class OpenInActivity: BuiltInActivity {
         return nil
     }
 
-    public override func explanation(forActivityItems activityItems: [Any]) -> [String] {
+    public override func explanation(forActivityItems activityItems: [Any]) -> [ExplanationLine] {
         guard let (target, applications) = lookUp(activityItems) else { return [] }
-        var lines: [String] = []
+        var lines: [ExplanationLine] = []
         switch target {
         case .url(let url, let type, let note):
-            lines.append("opens: \(url.isFileURL ? url.path : url.absoluteString) as \(type)" + (note.map { " (\($0))" } ?? ""))
+            let opened = "opens: \(url.isFileURL ? url.path : url.absoluteString) as \(type)"
+            lines.append(ExplanationLine(opened + (note.map { " (\($0))" } ?? "")))
         case .data(_, let filename, let type):
             lines.append("opens: \(filename) as \(type) (written to a named temporary file first)")
         case .unopenable(let description, let reason):

@@ -47,7 +47,8 @@ public final class CopyActivity: BuiltInActivity {
             automatic
                 ? ActivityFallback(
                     message: "There is no display here, so the copy went to ShareSheet's own pasteboard file: \(file.path)",
-                    hint: "read it with `share paste`; copies reach the desktop clipboard where WAYLAND_DISPLAY or DISPLAY is set")
+                    hint: "copies reach the desktop clipboard where WAYLAND_DISPLAY or DISPLAY is set", fix: .readPasteboard,
+                    path: file.path)
                 : nil
         }
         work = Task.detached { [weak self] in

@@ -74,8 +74,11 @@ final class ServiceRequest {
             var pick: ActivityType?
             if let name = call.activity {
                 let type = try activityType(named: name)
-                if let why = host.unavailableReason(type, on: controller.sheet) {
-                    return finish(failure: ShareError(.unavailable, "\(name) is not available: \(why)"))
+                if let why = host.unavailability(type, on: controller.sheet) {
+                    return finish(
+                        failure: ShareError(
+                            .unavailable, "\(name) is not available: \(why.reason)", setting: why.setting, fix: why.fix,
+                            path: why.path))
                 }
                 pick = type
                 if !call.interactive {

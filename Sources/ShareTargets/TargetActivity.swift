@@ -22,7 +22,7 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming, Activity
     private let cancellable = TargetCancellation()
     /// The verdict for the sheet it was last worked out for: the sheet asks `canPerform` and
     /// then, for a target it does not offer, `unavailableReason` about the same items.
-    private var lastVerdict: (sheet: SheetKinds, reason: String?)?
+    private var lastVerdict: (sheet: SheetKinds, reason: Unavailability?)?
 
     /// Makes the activity; `descriptor` is the catalog's for `target` (an unavailable reason
     /// says what it takes with the descriptor's acceptance summary).
@@ -59,11 +59,16 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming, Activity
     }
 
     public override func unavailableReason(forActivityItems activityItems: [Any]) -> String? {
-        verdict(for: activityItems)
+        verdict(for: activityItems)?.reason
     }
 
     public override func unavailableReason(forItemKinds kinds: [ItemKind]) -> String? {
-        verdict(for: SheetKinds(kinds))
+        verdict(for: SheetKinds(kinds))?.reason
+    }
+
+    /// Why it is not offered, with how to turn it back on when the person turned it off.
+    public override func unavailability(forActivityItems activityItems: [Any]) -> Unavailability? {
+        verdict(for: activityItems)
     }
 
     /// The application the desktop entry reaches, and how.
@@ -75,12 +80,13 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming, Activity
         }
     }
 
-    public override func explanation(forActivityItems activityItems: [Any]) -> [String] {
-        var lines = ["entry: \(target.path)"]
+    public override func explanation(forActivityItems activityItems: [Any]) -> [ExplanationLine] {
+        var lines: [ExplanationLine] = ["entry: \(target.path)"]
         switch target.reach {
         case .dbus(let name)?:
             lines.append("reached: Share on org.sharesheet.Target1 at \(name) \(ShareTarget.objectPath(forBusName: name))")
-            lines.append("timeout: \(TargetBusCall.seconds(currentSettings.timeout)) ([targets] timeout=)")
+            let timeout = TargetBusCall.seconds(currentSettings.timeout)
+            lines.append(ExplanationLine("timeout: \(timeout)", setting: TargetSettings.timeoutSetting))
         case .exec(let commandLine)?: lines.append("reached: launches \(commandLine) (the outcome is handed-off)")
         case nil: break
         }
@@ -89,30 +95,32 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming, Activity
     }
 
     /// Why the target is not offered for `items`, or nil when it is.
-    private func verdict(for items: [Any]) -> String? {
+    private func verdict(for items: [Any]) -> Unavailability? {
         verdict(for: SheetKinds(itemKinds(of: items)))
     }
 
     /// Why the target is not offered on a sheet of these kinds, or nil when it is.
-    func verdict(for sheet: SheetKinds) -> String? {
+    func verdict(for sheet: SheetKinds) -> Unavailability? {
         if let lastVerdict, lastVerdict.sheet === sheet { return lastVerdict.reason }
         let reason = decide(for: sheet)
         lastVerdict = (sheet, reason)
         return reason
     }
 
-    private func decide(for sheet: SheetKinds) -> String? {
+    private func decide(for sheet: SheetKinds) -> Unavailability? {
         // Nothing is turned off on most systems: then no name is made and hashed per target.
         let disabled = currentSettings.disabled
         if !disabled.isEmpty, disabled.contains(target.name) {
-            return "turned off (share targets enable \(target.name))"
+            return Unavailability(
+                "turned off", setting: ShareError.Setting(group: TargetSettings.group, target.name), fix: .enableTarget)
         }
-        if let problem = target.problem { return problem }
-        guard let accepts = target.accepts else { return "its entry is broken" }
+        if let problem = target.problem { return Unavailability(problem) }
+        guard let accepts = target.accepts else { return Unavailability("its entry is broken") }
         // Two hundred targets mostly take the same few lists: each list is decided once per
         // sheet. The descriptor's summary names the list (every pattern and limit).
         let summary = descriptor.acceptance.summary
         return sheet.verdict(accepting: summary) { Self.verdict(of: accepts, summary: summary, for: sheet) }
+            .map { Unavailability($0) }
     }
 
     /// Why a target that takes `accepts` is not offered on `sheet`, or nil when it is.

@@ -85,8 +85,9 @@ public final class TargetCatalog {
         }
         var part = ExtensionSheetPart()
         for prototype in prototypes {
-            if let reason = prototype.verdict(for: sheet) {
-                part.unavailable.append((prototype, reason))
+            if let why = prototype.verdict(for: sheet) {
+                part.unavailable.append((prototype, why.reason))
+                if why.fix != nil { part.unavailableFixes[ObjectIdentifier(prototype)] = why }
             } else if prototype.target.category == .share {
                 part.shareRow.append(prototype)
             } else {

@@ -16,6 +16,8 @@ public struct TargetSettings: Sendable, Equatable {
     public var disabled: Set<String> = []
     /// How long a D-Bus target may take to answer `Share`, in seconds.
     public var timeout: Double = 60
+    /// The setting `timeout` is read from (`targets.timeout`).
+    public static let timeoutSetting = ShareError.Setting(group: group, "timeout")
 
     /// The defaults: nothing turned off, 60 s.
     public init() {}

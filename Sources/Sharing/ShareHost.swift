@@ -63,8 +63,16 @@ public final class ShareHost {
 
     /// Why `type` is not offered on `sheet`, or nil when it is.
     public func unavailableReason(_ type: ActivityType, on sheet: ActivitySheet) -> String? {
+        unavailability(type, on: sheet)?.reason
+    }
+
+    /// Why `type` is not offered on `sheet` with what would make it available, or nil when it is.
+    public func unavailability(_ type: ActivityType, on sheet: ActivitySheet) -> Unavailability? {
         if sheet.activities.contains(where: { $0.activityType == type }) { return nil }
-        return sheet.unavailable.first { $0.activity.activityType == type }?.reason ?? "it is not part of this sheet"
+        guard let entry = sheet.unavailable.first(where: { $0.activity.activityType == type }) else {
+            return Unavailability("it is not part of this sheet")
+        }
+        return sheet.unavailableFixes[ObjectIdentifier(entry.activity)] ?? Unavailability(entry.reason)
     }
 
     /// The misspelled keys and groups of the configuration file, one line each, to be said

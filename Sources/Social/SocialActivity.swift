@@ -67,6 +67,11 @@ public final class SocialActivity: BuiltInActivity {
     }
 
     public override func unavailableReason(forActivityItems activityItems: [Any]) -> String? {
+        unavailability(forActivityItems: activityItems)?.reason
+    }
+
+    /// Why it is not offered, with the account to add when one would let it post.
+    public override func unavailability(forActivityItems activityItems: [Any]) -> Unavailability? {
         guard givenComposer == nil else { return reason(forActivityItems: activityItems, checks: nil) }
         // A sheet asks canPerform, then again for the reason of those it does not offer: both
         // answered from one check, with the configuration and accounts read once for the sheet.
@@ -81,14 +86,14 @@ public final class SocialActivity: BuiltInActivity {
 
     /// Why the activity is not offered for these items, or nil; `checks` (the sheet's, or made
     /// for this call) reads the configuration and accounts, else the given composer does.
-    private func reason(forActivityItems activityItems: [Any], checks: SocialSheetChecks?) -> String? {
+    private func reason(forActivityItems activityItems: [Any], checks: SocialSheetChecks?) -> Unavailability? {
         // The sheet's kinds, each once: whether any is accepted, and whether there are
         // attachments or a link, depends only on which kinds the accepted items have.
         let kinds = itemKinds(of: activityItems, distinct: true).filter(descriptor.acceptance.accepts)
         guard !kinds.isEmpty else {
             // Not super.unavailableReason: it asks canPerform, which is this method again.
             let kinds = itemKinds(of: activityItems).map(\.description)
-            return "it takes \(descriptor.acceptance.summary), and got \(kinds.joined(separator: ", "))"
+            return Unavailability("it takes \(descriptor.acceptance.summary), and got \(kinds.joined(separator: ", "))")
         }
         let hasAttachments = kinds.contains { kind in
             switch kind {
@@ -125,8 +130,8 @@ public final class SocialActivity: BuiltInActivity {
                 "no account: opens \(service.displayName)'s share page in the browser (text and links only)", isFallback: true,
                 // An account changes this, not the API's address; Mastodon's page is on the instance.
                 settings: service == .mastodon ? keys : [])
-        case .unavailable(let reason):
-            return ActivityRoute("cannot post: \(reason)", settings: keys)
+        case .unavailable(let why):
+            return ActivityRoute("cannot post: \(why.reason)", settings: keys)
         }
     }
 
@@ -156,7 +161,7 @@ public final class SocialActivity: BuiltInActivity {
         switch composer.route(for: post) {
         case .api(let location): account = "posting with the \(service) account in \(location)"
         case .webPage: account = "no account: opens \(service.displayName)'s share page in the browser"
-        case .unavailable(let reason): account = reason
+        case .unavailable(let why): account = why.reason
         }
         var lines = [account]
         if !attachments.isEmpty { lines.append("attachments: \(attachments)") }
@@ -235,7 +240,7 @@ final class SocialSheetChecks {
     /// The host environment the answers are for.
     let environment: HostEnvironment
     /// Each activity's answer (by identity) for the sheet's items, once worked out.
-    var reasons: [ObjectIdentifier: String?] = [:]
+    var reasons: [ObjectIdentifier: Unavailability?] = [:]
     private var configurationLoads: Bool?
     private let accounts: AccountStore.Lookup
 

@@ -22,8 +22,8 @@ public struct SocialComposer: Sendable {
         case api(AccountStore.Location)
         /// Through the service's web share page, opened in the browser.
         case webPage
-        /// It cannot go, and why.
-        case unavailable(String)
+        /// It cannot go: why, and what would let it (an account to add).
+        case unavailable(Unavailability)
     }
 
     /// The service posted to.
@@ -104,17 +104,16 @@ public struct SocialComposer: Sendable {
         switch account {
         case .success(let location?): return .api(location)
         case .success(nil): break
-        case .failure(let error): return .unavailable("\(error)")
+        case .failure(let error as ShareError): return .unavailable(Unavailability(error))
+        case .failure(let error): return .unavailable(Unavailability("\(error)"))
         }
-        guard service.hasWebSharePage else { return .unavailable(service.accountRequiredReason) }
+        guard service.hasWebSharePage else { return .unavailable(service.accountRequired) }
         if hasAttachments {
             return .unavailable(
-                "\(service.displayName)'s web share page cannot take files, and no account is set up: "
-                    + "run share accounts add \(service)")
+                service.noAccount("\(service.displayName)'s web share page cannot take files, and no account is set up"))
         }
         if service == .facebook, !hasLink {
-            return .unavailable(
-                "Facebook's share page takes only a link, and no account is set up: run share accounts add facebook")
+            return .unavailable(service.noAccount("Facebook's share page takes only a link, and no account is set up"))
         }
         return .webPage
     }
@@ -140,8 +139,8 @@ public struct SocialComposer: Sendable {
         }
         if let problem = problem(withText: post.text) { throw ShareError(.badData, "\(service): \(problem)") }
         switch route(for: post) {
-        case .unavailable(let reason):
-            throw ShareError(.unavailable, "\(service): \(reason)")
+        case .unavailable(let why):
+            throw ShareError(.unavailable, "\(service): \(why.reason)", setting: why.setting, fix: why.fix, path: why.path)
         case .webPage:
             return [try openSharePage(for: post)]
         case .api(let location):
@@ -166,7 +165,8 @@ public struct SocialComposer: Sendable {
 
     private func openSharePage(for post: SocialPost) throws -> URL {
         guard let page = sharePage(for: post) else {
-            throw ShareError(.unavailable, "\(service): \(service.accountRequiredReason)")
+            let why = service.accountRequired
+            throw ShareError(.unavailable, "\(service): \(why.reason)", setting: why.setting, fix: why.fix)
         }
         do {
             try openWebPage(page)

@@ -110,10 +110,19 @@ public enum SocialService: String, CaseIterable, Sendable, CustomStringConvertib
         }
     }
 
-    /// Why the service cannot post without an account, for services without a share page.
-    var accountRequiredReason: String {
-        "\(displayName) has no web share page, so it needs an account: run share accounts add \(rawValue)"
+    /// Why the service cannot post without an account, for services without a share page, with
+    /// the account to add.
+    var accountRequired: Unavailability {
+        noAccount("\(displayName) has no web share page, so it needs an account")
     }
+
+    /// `reason`, fixed by adding an account for this service.
+    func noAccount(_ reason: String) -> Unavailability {
+        Unavailability(reason, setting: accountSetting, fix: .addAccount)
+    }
+
+    /// The setting an account is: group `accounts`, the service as key.
+    public var accountSetting: ShareError.Setting { ShareError.Setting(group: "accounts", rawValue) }
 
     /// The web page that posts `text` and `link` for a person signed in in their browser.
     /// - Parameter instance: the Mastodon instance whose share page to open.

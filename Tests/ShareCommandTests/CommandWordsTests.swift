@@ -52,6 +52,47 @@ struct CommandWordsTests {
         #expect(fallback.plainAdvice == "Set your From address in the mail settings (/home/ana/.config/sharesheet/config).")
     }
 
+    @Test("why an activity is not offered: the backend says the fact, the command adds its step")
+    func unavailableReasons() {
+        let flickr = Unavailability(
+            "Flickr has no web share page, so it needs an account", setting: .init(group: "accounts", "flickr"),
+            fix: .addAccount)
+        #expect(
+            CommandWords.reason(flickr)
+                == "Flickr has no web share page, so it needs an account: run share accounts add flickr")
+        let off = Unavailability("turned off", setting: .init(group: "targets", "org.example.Notes"), fix: .enableTarget)
+        #expect(CommandWords.reason(off) == "turned off (share targets enable org.example.Notes)")
+        #expect(CommandWords.reason(Unavailability("the service closed in 2020")) == "the service closed in 2020")
+        #expect(PlainAdvice.sentence(fix: off.fix, setting: off.setting, path: nil)?.contains("share targets") == false)
+    }
+
+    @Test("a share target's timeout: --explain names [targets] timeout=, a failure says it gives it longer")
+    func targetTimeout() {
+        let timeout = ShareError.Setting(group: "targets", "timeout")
+        #expect(CommandWords.line(ExplanationLine("timeout: 60 s", setting: timeout)) == "timeout: 60 s ([targets] timeout=)")
+        #expect(CommandWords.line(ExplanationLine("entry: /x.desktop")) == "entry: /x.desktop")
+        let failure = ShareResult.Failure(
+            ShareError(
+                .temporaryFailure, "Notes: org.example.Notes did not answer within 60 s", setting: timeout,
+                fix: .allowMoreTime))
+        #expect(
+            CommandWords.line(failure)
+                == "Notes: org.example.Notes did not answer within 60 s ([targets] timeout= gives it longer)")
+        #expect(failure.plainAdvice == "Give it longer to answer (timeout in the targets settings).")
+    }
+
+    @Test("a copy without a display: the command's hint names share paste, then the backend's plain hint")
+    func copyWithoutDisplay() {
+        let fallback = ActivityFallback(
+            message: "There is no display here, so the copy went to ShareSheet's own pasteboard file: /p",
+            hint: "copies reach the desktop clipboard where WAYLAND_DISPLAY or DISPLAY is set", fix: .readPasteboard,
+            path: "/p")
+        #expect(
+            CommandWords.hint(for: fallback)
+                == "read it with `share paste`; copies reach the desktop clipboard where WAYLAND_DISPLAY or DISPLAY is set")
+        #expect(fallback.plainAdvice?.contains("share paste") == false)
+    }
+
     @Test("every fix: the command's words and the window's differ, and only the command's name syntax")
     func everyFix() {
         for fix in ShareError.Fix.allCases {

@@ -92,7 +92,12 @@ final class TargetSheetTests {
         try FileManager.default.createDirectory(at: folder.configuration.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "[targets]\ndisabled=org.example.Other;org.example.Saver\n".write(to: folder.configuration, atomically: true, encoding: .utf8)
         let sheet = sheet([try folder.photo()])
-        #expect(reason("org.example.Saver", on: sheet) == "turned off (share targets enable org.example.Saver)")
+        // The fact and the way to turn it on; the command words it (`share targets enable …`).
+        let saver = try #require(sheet.unavailable.first { $0.activity.activityType?.rawValue == "org.sharesheet.target.org.example.Saver" })
+        #expect(saver.reason == "turned off")
+        #expect(
+            sheet.unavailability(of: saver.activity)
+                == Unavailability("turned off", setting: ShareError.Setting(group: "targets", "org.example.Saver"), fix: .enableTarget))
     }
 
     @Test("a missing program, a broken key and no way to reach it are each listed with the reason")

@@ -25,19 +25,6 @@ struct BackendWordsTests {
         ("Sources/Mail/MailComposer.swift", "as attach= parameters", "a mailto: URL's parameter, not a setting"),
     ]
 
-    /// Literals still to turn into facts, by file and a part of the literal; each is a known
-    /// offender waiting on other work, not an exception to the rule.
-    static let pending: [(file: String, literal: String, why: String)] = [
-        ("Sources/Mail/Activities/MailActivity.swift", "share outbox flush", "KeptWork.resume is being rewritten (#24)"),
-        ("Sources/Social/SocialService.swift", "run share accounts add", "unavailability reasons are still strings"),
-        ("Sources/Social/SocialComposer.swift", "run share accounts add", "unavailability reasons are still strings"),
-        ("Sources/Social/Accounts/AccountIndex.swift", "# share accounts add", "a cache file's header comment"),
-        ("Sources/ShareTargets/TargetActivity.swift", "([targets] timeout=)", "a route line, still a string"),
-        ("Sources/ShareTargets/TargetActivity.swift", "(share targets enable", "unavailability reasons are still strings"),
-        ("Sources/Pasteboard/CopyActivity.swift", "read it with `share paste`", "hint not yet a fact"),
-        ("Sources/ShareTargets/Internals/TargetBusCall.swift", "[targets] timeout= gives it longer", "hint not yet a fact"),
-    ]
-
     /// What the command's words look like, each with a name for the failure message.
     static var patterns: [(name: String, regex: Regex<AnyRegexOutput>)] {
         [
@@ -67,7 +54,7 @@ struct BackendWordsTests {
             for literal in SwiftLiterals.literals(in: text) {
                 // A literal without a space is a program's argument or a URL's part, not a message.
                 guard literal.text.contains(where: \.isWhitespace) else { continue }
-                let excused = (pending + lookAlikes).contains { $0.file == path && literal.text.contains($0.literal) }
+                let excused = lookAlikes.contains { $0.file == path && literal.text.contains($0.literal) }
                 if excused { continue }
                 if let hit = patterns.first(where: { literal.text.contains($0.regex) }) {
                     found.append("\(path):\(literal.line): \(hit.name): \(literal.text.prefix(120))")

@@ -64,8 +64,12 @@ struct ActivityTests {
             activityItems: ["Hello", video], applicationActivities: nil, registry: registry(sandbox))
         let offered = controller.sheet.shareRow.compactMap(\.activityType)
         #expect(!offered.contains(.postToVimeo))
-        let vimeoReason = controller.sheet.unavailable.first { $0.activity.activityType == .postToVimeo }?.reason
-        #expect(vimeoReason?.contains("run share accounts add vimeo") == true)
+        let vimeo = try #require(controller.sheet.unavailable.first { $0.activity.activityType == .postToVimeo })
+        // The fact and the account to add; the command words it (SPEC §11).
+        #expect(vimeo.reason == "Vimeo has no web share page, so it needs an account")
+        #expect(
+            controller.sheet.unavailability(of: vimeo.activity)
+                == Unavailability(vimeo.reason, setting: ShareError.Setting(group: "accounts", "vimeo"), fix: .addAccount))
         let textOnly = ActivityViewController(activityItems: ["Hello"], applicationActivities: nil, registry: registry(sandbox))
         let textOffered = Set(textOnly.sheet.shareRow.compactMap(\.activityType))
         #expect(textOffered.isSuperset(of: [.postToTwitter, .postToWeibo, .postToMastodon]))

@@ -239,7 +239,8 @@ struct ContractTests {
                 Issue.record("\(service) has a route without an account")
                 continue
             }
-            #expect(reason.contains("share accounts add \(service)"))
+            #expect(reason.fix == .addAccount && reason.setting == ShareError.Setting(group: "accounts", service.rawValue))
+            #expect(!reason.reason.contains("accounts add"), "a fact, not a command line: \(reason)")
         }
     }
 

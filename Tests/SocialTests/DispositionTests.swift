@@ -55,7 +55,7 @@ struct PostingDispositionTests {
         #expect(outcome.fallback?.setting == ShareError.Setting(group: "accounts", service.rawValue))
     }
 
-    @Test("Flickr and Vimeo without an account in the host's store are unavailable, naming share accounts add")
+    @Test("Flickr and Vimeo without an account in the host's store are unavailable, with the account to add")
     func accountRequired() throws {
         let sandbox = try Sandbox()
         let photo = try sandbox.file("photo.png", tinyPNG)
@@ -64,8 +64,10 @@ struct PostingDispositionTests {
             let controller = ActivityViewController(
                 activityItems: [item], applicationActivities: nil, registry: registry(sandbox))
             #expect(!controller.sheet.shareRow.compactMap(\.activityType).contains(service.activityType))
-            let reason = controller.sheet.unavailable.first { $0.activity.activityType == service.activityType }?.reason
-            #expect(reason?.contains("share accounts add \(service.rawValue)") == true, "\(service): \(reason ?? "offered")")
+            let entry = controller.sheet.unavailable.first { $0.activity.activityType == service.activityType }
+            let why = entry.flatMap { controller.sheet.unavailability(of: $0.activity) }
+            #expect(why?.fix == .addAccount, "\(service): \(why?.reason ?? "offered")")
+            #expect(why?.setting == ShareError.Setting(group: "accounts", service.rawValue))
         }
         // The host's token store is the one asked: with a Vimeo token there, Vimeo is offered.
         try sandbox.accounts.save("token", for: .vimeo)

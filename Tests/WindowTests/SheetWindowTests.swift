@@ -111,7 +111,7 @@ struct SheetWindowTests {
         }
     }
 
-    @Test("the activities that are not offered, and why, are readable through AT-SPI under Not available")
+    @Test("the activities that are not offered, and why (with the window's own advice), are readable through AT-SPI under Not available")
     func unavailableReasonsAreReadable() async throws {
         try await WindowDesk.with { desk in
             let (notes, _) = try desk.notesAndPhoto()
@@ -125,7 +125,14 @@ struct SheetWindowTests {
             for entry in unavailable {
                 let title = try #require(entry["title"] as? String)
                 let reason = try #require(entry["reason"] as? String)
-                try await window.driver.wait(name: "\(title): \(reason)", role: "label")
+                // The same fact; each front end adds its own advice (SPEC §11): the command a
+                // subcommand, the window a plain sentence.
+                var shown = "\(title): \(reason)"
+                if let advice = reason.range(of: ": run share accounts add ") {
+                    let service = reason[advice.upperBound...]
+                    shown = "\(title): \(reason[..<advice.lowerBound]). Add an account for \(service) in the accounts settings."
+                }
+                try await window.driver.wait(name: shown, role: "label")
             }
             try await window.driver.key("Escape")
             let run = try await window.finish()

@@ -236,7 +236,7 @@ struct Runner {
             SheetListing(
                 items: zip(items, sheet.itemKinds).map { SheetListing.Item(label: $0.label, kind: $1) },
                 share: sheet.shareRow.map(entry), action: sheet.actionRow.map(entry),
-                unavailable: sheet.unavailable.map { entry($0.activity, reason: reason($0.reason)) }))
+                unavailable: sheet.unavailable.map { entry($0.activity, reason: reason(of: $0, on: sheet)) }))
     }
 
     /// Prints a listing, as JSON or for people.
@@ -284,6 +284,16 @@ struct Runner {
         reason == "excluded by the application" ? "excluded with --exclude" : reason
     }
 
+    /// Why an activity is not offered, with the command's advice when its facts name a fix.
+    private func reason(_ why: Unavailability) -> String {
+        CommandWords.reason(Unavailability(reason(why.reason), setting: why.setting, fix: why.fix, path: why.path))
+    }
+
+    /// The reason of an unavailable entry of `sheet`, with its facts, in the command's words.
+    private func reason(of entry: (activity: Activity, reason: String), on sheet: ActivitySheet) -> String {
+        reason(sheet.unavailableFixes[ObjectIdentifier(entry.activity)] ?? Unavailability(entry.reason))
+    }
+
     // MARK: --explain
 
     private func explain(_ type: ActivityType, sheet: ActivitySheet, items: [ResolvedItem]) -> Termination {
@@ -300,7 +310,7 @@ struct Runner {
             if let descriptor { line += "  " + (descriptor.acceptance.accepts(kind) ? "accepted" : "not accepted") }
             text += line + "\n"
         }
-        let why = host.unavailableReason(type, on: sheet)
+        let why = host.unavailability(type, on: sheet)
         if let why {
             text += "not offered: \(reason(why))\n"
         } else {
@@ -312,7 +322,7 @@ struct Runner {
         if why == nil, let route = activity?.route {
             text += ActivityHelp.routeLines(route, configurationFile: host.environment.configurationFileDisplayPath, label: "route")
         }
-        for line in activity?.explanation(forActivityItems: items.map(\.value)) ?? [] { text += line + "\n" }
+        for line in activity?.explanation(forActivityItems: items.map(\.value)) ?? [] { text += CommandWords.line(line) + "\n" }
         context.standardOutput.write(text)
         return why == nil ? .success : Termination(status: Termination.status(of: .unavailable), message: nil)
     }
@@ -328,8 +338,10 @@ struct Runner {
         _ type: ActivityType, controller first: ActivityViewController,
         remake: @escaping ([(key: String, value: String)]) throws -> ActivityViewController
     ) async throws -> Termination {
-        if let why = host.unavailableReason(type, on: first.sheet) {
-            throw ShareError(.unavailable, "\(host.names.name(of: type)) is not available: \(reason(why))")
+        if let why = host.unavailability(type, on: first.sheet) {
+            throw ShareError(
+                .unavailable, "\(host.names.name(of: type)) is not available: \(reason(why.reason))", setting: why.setting,
+                fix: why.fix, path: why.path)
         }
         registry.environment.steps?.say("activity: \(host.names.name(of: type)) (\(type.rawValue)), given with --activity")
         let session = ShareSession(host: host, first: first, remake: remake)
@@ -427,7 +439,7 @@ struct Runner {
         remake: @escaping ([(key: String, value: String)]) throws -> ActivityViewController
     ) async throws -> Termination {
         if SheetScreen.pickable(controller.sheet).isEmpty {
-            let reasons = Set(controller.sheet.unavailable.map { reason($0.reason) })
+            let reasons = Set(controller.sheet.unavailable.map { reason(of: $0, on: controller.sheet) })
             let why =
                 reasons.count == 1 ? ": " + reasons.first! : "; \(listCommand()) shows why"
             throw ShareError(.unavailable, "no activity is available for these items" + why)

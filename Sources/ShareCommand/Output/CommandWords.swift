@@ -33,6 +33,11 @@ enum CommandWords {
             }
             return "send it later with share outbox flush"
         case .useTerminal?: return "--terminal"
+        case .allowMoreTime?:
+            guard let setting else { return nil }
+            return "\(key(setting)) gives it longer"
+        case .enableTarget?: return "share targets enable \(setting?.key ?? "NAME")"
+        case .readPasteboard?: return "read it with `share paste`"
         case .chooseActivity?: return "see share --help for the names"
         case nil: return nil
         case .changeSetting?:
@@ -42,19 +47,45 @@ enum CommandWords {
         }
     }
 
+    /// A setting as the command names it: `[group] key=` in the configuration file, or the
+    /// option that gives a setting without a group.
+    static func key(_ setting: ShareError.Setting) -> String {
+        setting.group.map { "[\($0)] \(setting.key)=" } ?? ScriptedProgressPresenter.settingSyntax(setting.key, nil)
+    }
+
     /// The one line the command says for a failure: its message, then the advice. Advice that
     /// reads as an aside goes in parentheses ("asks for a PIN (give it with --set pin=…)");
     /// a step to take follows a colon ("…: run share accounts add vimeo").
     static func line(_ failure: ShareResult.Failure) -> String {
-        guard let advice = advice(fix: failure.fix, setting: failure.setting, path: failure.path) else {
-            return failure.message
-        }
-        switch failure.fix {
+        joined(failure.message, fix: failure.fix, setting: failure.setting, path: failure.path)
+    }
+
+    /// Why an activity is not offered, as `--list` and `--explain` say it: the reason, then the
+    /// advice ("Flickr has no web share page, so it needs an account: run share accounts add
+    /// flickr", "turned off (share targets enable notes)").
+    static func reason(_ why: Unavailability) -> String {
+        joined(why.reason, fix: why.fix, setting: why.setting, path: why.path)
+    }
+
+    /// A line of `--explain` with the setting that changes it named as a key: "timeout: 60 s
+    /// ([targets] timeout=)".
+    static func line(_ line: ExplanationLine) -> String {
+        guard let setting = line.setting else { return line.text }
+        return "\(line.text) (\(key(setting)))"
+    }
+
+    /// `message` and the advice for the facts: in parentheses when it reads as an aside, after
+    /// a colon when it is a step to take.
+    private static func joined(
+        _ message: String, fix: ShareError.Fix?, setting: ShareError.Setting?, path: String?
+    ) -> String {
+        guard let advice = advice(fix: fix, setting: setting, path: path) else { return message }
+        switch fix {
         case .givePin?, .chooseDevice?, .configureMailServer?, .chooseApplication?, .chooseActivity?, .changeSetting?,
-            .useTerminal?:
-            return "\(failure.message) (\(advice))"
+            .useTerminal?, .allowMoreTime?, .enableTarget?:
+            return "\(message) (\(advice))"
         default:
-            return "\(failure.message): \(advice)"
+            return "\(message): \(advice)"
         }
     }
 
@@ -73,8 +104,10 @@ enum CommandWords {
         return result
     }
 
-    /// A fallback's hint in the command's words.
+    /// A fallback's hint in the command's words: the advice for its facts, then its own plain
+    /// hint, if any ("read it with `share paste`; copies reach the desktop clipboard where…").
     static func hint(for fallback: ActivityFallback) -> String? {
-        advice(fix: fallback.fix, setting: fallback.setting, path: fallback.path) ?? fallback.hint
+        let parts = [advice(fix: fallback.fix, setting: fallback.setting, path: fallback.path), fallback.hint].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 }

@@ -54,9 +54,19 @@ open class Activity {
         canPerform(withActivityItems: activityItems) ? nil : "it cannot act on these items"
     }
 
+    /// Why the activity is not offered for these items with what would make it available, or
+    /// nil when it would be offered. Beyond UIKit: a sheet asks this, so that a front end can
+    /// add its own advice to the reason (SPEC §11).
+    ///
+    /// Defaults to `unavailableReason(forActivityItems:)` with no fix. An activity that knows a
+    /// fix (an account to add) overrides both, its `unavailableReason` returning this `reason`.
+    open func unavailability(forActivityItems activityItems: [Any]) -> Unavailability? {
+        unavailableReason(forActivityItems: activityItems).map { Unavailability($0) }
+    }
+
     /// Lines that say how the activity would act on these items and why (the applications it
     /// would offer, say), for `share --explain`. Beyond UIKit. Defaults to none.
-    open func explanation(forActivityItems activityItems: [Any]) -> [String] { [] }
+    open func explanation(forActivityItems activityItems: [Any]) -> [ExplanationLine] { [] }
 
     /// Where the activity's work goes with the host environment's configuration (an SMTP
     /// server, the outbox, a printer, a PDF), for help pages and `share --explain`. Beyond

@@ -7,6 +7,9 @@ public struct ActivitySheet {
     public var actionRow: [Activity]
     /// Activities that are not offered, with the reason for each.
     public var unavailable: [(activity: Activity, reason: String)]
+    /// The facts of those reasons that come with a fix (an account to add), by the activity's
+    /// identity: `unavailability(of:)` reads them.
+    public var unavailableFixes: [ObjectIdentifier: Unavailability] = [:]
     /// The kind of each item (a source's placeholder stands for it), in item order.
     public var itemKinds: [ItemKind]
     /// What a header shows of each item, in item order: the placeholder (a source's stands for
@@ -15,6 +18,13 @@ public struct ActivitySheet {
 
     /// Every offered activity: the share row, then the action row.
     public var activities: [Activity] { shareRow + actionRow }
+
+    /// Why `activity` is not offered, with what would make it available; nil when it is offered
+    /// or not on the sheet.
+    public func unavailability(of activity: Activity) -> Unavailability? {
+        if let facts = unavailableFixes[ObjectIdentifier(activity)] { return facts }
+        return unavailable.first { $0.activity === activity }.map { Unavailability($0.reason) }
+    }
 }
 
 /// One item as a sheet's header draws it, known before any provider runs.

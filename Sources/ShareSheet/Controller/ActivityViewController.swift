@@ -168,8 +168,10 @@ open class ActivityViewController {
             if activity.canPerform(withActivityItems: items) {
                 if activity.category == .share { sheet.shareRow.append(activity) } else { sheet.actionRow.append(activity) }
             } else {
-                let reason = activity.unavailableReason(forActivityItems: items) ?? "it cannot act on these items"
-                sheet.unavailable.append((activity, reason))
+                let why = activity.unavailability(forActivityItems: items) ?? Unavailability("it cannot act on these items")
+                sheet.unavailable.append((activity, why.reason))
+                // Only a reason with facts beyond its words is kept a second time.
+                if why != Unavailability(why.reason) { sheet.unavailableFixes[ObjectIdentifier(activity)] = why }
             }
         }
         if candidates.count == applicationActivities.count, let extensions { add(extensions, to: &sheet, excluding: excluded) }
@@ -187,15 +189,19 @@ open class ActivityViewController {
             sheet.shareRow += part.shareRow
             sheet.actionRow += part.actionRow
             sheet.unavailable += part.unavailable
+            sheet.unavailableFixes.merge(part.unavailableFixes) { _, part in part }
             return
         }
         func isExcluded(_ activity: Activity) -> Bool { activity.activityType.map(excluded.contains) ?? false }
+        var excludedIDs = Set<ObjectIdentifier>()
         for activity in part.shareRow + part.actionRow + part.unavailable.map(\.activity) where isExcluded(activity) {
             sheet.unavailable.append((activity, "excluded by the application"))
+            excludedIDs.insert(ObjectIdentifier(activity))
         }
         sheet.shareRow += part.shareRow.filter { !isExcluded($0) }
         sheet.actionRow += part.actionRow.filter { !isExcluded($0) }
         sheet.unavailable += part.unavailable.filter { !isExcluded($0.activity) }
+        for (id, why) in part.unavailableFixes where !excludedIDs.contains(id) { sheet.unavailableFixes[id] = why }
     }
 
     private static func recentFirst(_ row: [Activity], recent: [ActivityType]) -> [Activity] {

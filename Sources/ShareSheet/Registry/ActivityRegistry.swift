@@ -108,6 +108,9 @@ public struct ExtensionSheetPart {
     public var shareRow: [Activity]
     public var actionRow: [Activity]
     public var unavailable: [(activity: Activity, reason: String)]
+    /// The facts of those reasons that come with a fix, by the activity's identity
+    /// (`ActivitySheet.unavailableFixes`).
+    public var unavailableFixes: [ObjectIdentifier: Unavailability] = [:]
 
     public init(shareRow: [Activity] = [], actionRow: [Activity] = [], unavailable: [(activity: Activity, reason: String)] = []) {
         self.shareRow = shareRow

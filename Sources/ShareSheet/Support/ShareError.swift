@@ -89,6 +89,12 @@ public struct ShareError: Error, Sendable, Equatable, CustomStringConvertible {
         case chooseActivity = "choose-activity"
         /// Correct the named setting (`setting`).
         case changeSetting = "change-setting"
+        /// Give a slow peer longer to answer (`setting`: its timeout, such as `targets.timeout`).
+        case allowMoreTime = "allow-more-time"
+        /// Turn a share target back on (`setting`: group `targets`, the target's name as key).
+        case enableTarget = "enable-target"
+        /// Read what was copied from ShareSheet's own pasteboard file (`path`: the file).
+        case readPasteboard = "read-pasteboard"
     }
 
     /// The kind of failure.

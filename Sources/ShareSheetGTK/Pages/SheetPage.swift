@@ -57,7 +57,7 @@ final class SheetPage {
             Widgets.append(page, Widgets.label("Nothing here can act on these items.", classes: ["dim-label"], wraps: true))
         }
         if !sheet.unavailable.isEmpty {
-            Widgets.append(page, Self.unavailableList(sheet.unavailable, names: names))
+            Widgets.append(page, Self.unavailableList(sheet, names: names))
         }
         widget = Widgets.scroller(page, horizontal: false)
 
@@ -105,8 +105,16 @@ final class SheetPage {
     /// "Not available" with each activity's reason under it. The reasons are laid out only when
     /// the expander is first opened: wrapped labels cost time to measure, and the window should
     /// be up as soon as its rows are.
-    private static func unavailableList(_ unavailable: [(activity: Activity, reason: String)], names: ActivityNames) -> Widget {
-        let lines = unavailable.map { "\(names.entry(for: $0.activity).title): \($0.reason)" }
+    /// A reason whose facts name a fix is followed by the plain sentence for it ("Add an
+    /// account for flickr in the accounts settings.").
+    private static func unavailableList(_ sheet: ActivitySheet, names: ActivityNames) -> Widget {
+        let lines = sheet.unavailable.map { entry in
+            let line = "\(names.entry(for: entry.activity).title): \(entry.reason)"
+            guard let why = sheet.unavailableFixes[ObjectIdentifier(entry.activity)],
+                let advice = PlainAdvice.sentence(fix: why.fix, setting: why.setting, path: why.path)
+            else { return line }
+            return "\(line). \(advice)"
+        }
         let expander = gtk_expander_new("Not available")!
         cg_set_accessible_label(expander, "Not available")
         var filled = false

@@ -115,7 +115,7 @@ struct TargetBusCall: Sendable {
         if isTimeout {
             return ShareError(
                 .temporaryFailure, "\(title): \(busName) did not answer within \(Self.seconds(timeout))",
-                hint: "[targets] timeout= gives it longer")
+                setting: TargetSettings.timeoutSetting, fix: .allowMoreTime)
         }
         if serviceUnknown {
             return ShareError(.unavailable, "\(title): \(busName) is not running, and no D-Bus service file starts it: \(message)")

@@ -28,6 +28,11 @@ public enum PlainAdvice {
         case .flushOutbox?: return "What waits in the outbox can be sent once the cause is fixed."
         case .useTerminal?: return "Share in a terminal instead."
         case .chooseActivity?: return "Choose one of the activities the sheet offers."
+        case .allowMoreTime?:
+            let place = setting.map { setting in " (\(setting.key)" + (setting.group.map { " in the \($0) settings" } ?? "") + ")" } ?? ""
+            return "Give it longer to answer\(place)."
+        case .enableTarget?: return "Turn \(setting?.key ?? "the target") back on in the share-target settings."
+        case .readPasteboard?: return "What was copied waits in ShareSheet's own pasteboard\(inFile)."
         case nil: return nil
         case .changeSetting?:
             guard let setting else { return nil }

@@ -21,9 +21,12 @@ struct AccountIndex: Sendable {
         path = file.path
     }
 
+    /// The file's first lines, for a person who opens it: facts only, no command line (SPEC §11;
+    /// ShareSheet, not the person, keeps the file, and no front end words it).
     private static let header = """
         # Services with a ShareSheet token in the Secret Service: names only, never a token.
-        # share accounts add, remove and list write it; if it is wrong, run share accounts list.
+        # ShareSheet rewrites it whenever accounts are added, removed or listed. If it is wrong,
+        # delete it: the next share makes it again from the Secret Service.
 
         """
 
