@@ -190,9 +190,12 @@ public final class ShareServer {
         let sheet = controller.sheet
         func entry(_ activity: Activity, reason: String?) -> WireActivity {
             let name = host.names.entry(for: activity)
+            // The facts behind a reason go too, so a client words its own advice (SPEC §11).
+            let facts = reason == nil ? nil : sheet.unavailableFixes[ObjectIdentifier(activity)]
             return WireActivity(
                 activity: name.name, activityType: name.activityType, title: name.title, iconName: name.iconName,
-                category: name.category, available: reason == nil, reason: reason)
+                category: name.category, available: reason == nil, reason: reason,
+                reasonSetting: facts?.setting?.description, reasonFix: facts?.fix?.rawValue, reasonPath: facts?.path)
         }
         return sheet.activities.map { entry($0, reason: nil) } + sheet.unavailable.map { entry($0.activity, reason: $0.reason) }
     }

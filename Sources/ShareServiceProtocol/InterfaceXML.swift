@@ -17,7 +17,8 @@ public enum InterfaceXML {
               options: excluded-activities (as), custom-actions (a(sss)).
               activities: one dictionary per activity, share row first, then the action row, then the
               unavailable ones: activity (s, the CLI name or app.ID), activity-type (s), title (s),
-              icon-name (s), category (s: share or action), available (b), reason (s, when unavailable).
+              icon-name (s), category (s: share or action), available (b), reason (s, when unavailable),
+              reason-setting (s), reason-fix (s), reason-path (s): what would make it available, as facts.
             -->
             <method name="ListActivities">
               <arg type="aa{sv}" name="items" direction="in"/>

@@ -31,6 +31,10 @@ struct WireFormatTests {
         WireActivity(
             activity: "photos", activityType: "com.apple.UIKit.activity.SaveToCameraRoll", title: "Save Image",
             iconName: "folder-pictures", category: "action", available: false, reason: "it takes images only, and got text"),
+        WireActivity(
+            activity: "flickr", activityType: "com.apple.UIKit.activity.PostToFlickr", title: "Flickr", iconName: "",
+            category: "share", available: false, reason: "Flickr has no web share page, so it needs an account",
+            reasonSetting: "accounts.flickr", reasonFix: "add-account", reasonPath: "/home/me/.config/sharesheet/accounts"),
     ]
 
     static let results: [WireResults] = [

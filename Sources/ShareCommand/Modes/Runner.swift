@@ -220,7 +220,7 @@ struct Runner {
         for item in items {
             text += "  " + item.label.padding(labelWidth) + "  " + ItemKind.of(item.value).description + "\n"
         }
-        if let why = found.reason, !found.available {
+        if let why = found.unavailability, !found.available {
             text += "not offered: \(reason(why))\n"
         } else {
             text += "offered: in the \(found.category) row\n"

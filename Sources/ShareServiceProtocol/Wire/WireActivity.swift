@@ -17,11 +17,17 @@ public struct WireActivity: Equatable, Sendable {
     public var available: Bool
     /// `reason`: why it is not offered; only on unavailable ones.
     public var reason: String?
+    /// `reason-setting`: the setting that would make it available (`accounts.flickr`).
+    public var reasonSetting: String?
+    /// `reason-fix`: the kind of fix that would make it available (a `ShareError.Fix` raw value).
+    public var reasonFix: String?
+    /// `reason-path`: the file or folder that matters.
+    public var reasonPath: String?
 
     /// An activity of the listing.
     public init(
         activity: String, activityType: String, title: String, iconName: String, category: String, available: Bool,
-        reason: String? = nil
+        reason: String? = nil, reasonSetting: String? = nil, reasonFix: String? = nil, reasonPath: String? = nil
     ) {
         self.activity = activity
         self.activityType = activityType
@@ -30,6 +36,9 @@ public struct WireActivity: Equatable, Sendable {
         self.category = category
         self.available = available
         self.reason = reason
+        self.reasonSetting = reasonSetting
+        self.reasonFix = reasonFix
+        self.reasonPath = reasonPath
     }
 
     /// The activity's `a{sv}`.
@@ -42,6 +51,9 @@ public struct WireActivity: Equatable, Sendable {
         entries.add("category", category)
         entries.add("available", available)
         entries.add("reason", reason)
+        entries.add("reason-setting", reasonSetting)
+        entries.add("reason-fix", reasonFix)
+        entries.add("reason-path", reasonPath)
         return entries.variant
     }
 
@@ -53,7 +65,8 @@ public struct WireActivity: Equatable, Sendable {
             activity: try entry.requiredString("activity"), activityType: try entry.requiredString("activity-type"),
             title: try entry.requiredString("title"), iconName: try entry.string("icon-name") ?? "",
             category: try entry.requiredString("category"), available: try entry.required("available", type: "b").bool ?? false,
-            reason: try entry.string("reason"))
+            reason: try entry.string("reason"), reasonSetting: try entry.string("reason-setting"),
+            reasonFix: try entry.string("reason-fix"), reasonPath: try entry.string("reason-path"))
     }
 
     /// The listing's `aa{sv}`.
