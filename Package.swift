@@ -257,6 +257,7 @@ let package = Package(
             ]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes", "LocalTestSupport"]),
         .testTarget(name: "GLibErrorsTests", dependencies: ["GLibErrors", "CGIO"]),
+        .testTarget(name: "GSignalsTests", dependencies: ["GSignals", "CGIO"]),
         .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "CCurl", "LocalTestSupport"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting", "LocalTestSupport"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins", "LocalTestSupport"]),

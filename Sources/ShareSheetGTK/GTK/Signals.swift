@@ -1,9 +1,10 @@
 import CGtk
 import GSignals
 
-/// GTK's signals with the handler shapes the window uses, over `GSignals`: each closure runs
-/// on the main actor (GTK emits on the main thread, the main actor's inside `GLibMainLoop`) and
-/// is kept until the handler is disconnected or the widget is finalized.
+/// GTK's signals with the handler shapes the window uses, over `GSignals`, and a main-loop
+/// timer. Each closure runs on the main actor (GTK emits on the main thread, the main actor's
+/// inside `GLibMainLoop`); a signal's is kept until the handler is disconnected or the widget is
+/// finalized, a timer's until it returns false.
 @MainActor
 enum Signals {
     /// A signal without arguments ("clicked", "changed", "activate", "toggled", "destroy").
