@@ -89,6 +89,9 @@ let package = Package(
 
         // GLib's GError as one Swift error (call, domain, code, message), for every GLib user.
         .target(name: "GLibErrors", dependencies: ["CGIO"]),
+        // GObject signals connected to Swift closures under one ownership rule, for every GObject
+        // user (the window, the contacts' image loader, the share targets' monitors, the receiver).
+        .target(name: "GSignals", dependencies: ["CGIO"]),
         // The Secret Service (libsecret) under one set of rules, for the SMTP password and posting tokens.
         .target(name: "Secrets", dependencies: ["CSecret", "CGIO", "GLibErrors"]),
 
@@ -113,7 +116,7 @@ let package = Package(
         .target(name: "MainLoop", dependencies: ["CGIO"]),
 
         // The sheet as a desktop window: GTK 4 and libadwaita through their C API.
-        .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "Sharing", "CGtk"]),
+        .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "Sharing", "CGtk", "GSignals"]),
 
         // GVariant values made and read without GLib's variadic calls (the service, share targets).
         .target(name: "GVariants", dependencies: ["CGIO"]),
@@ -147,7 +150,7 @@ let package = Package(
         // D-Bus (org.sharesheet.Target1) or by launching their Exec= line.
         .target(
             name: "ShareTargets",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants", "ShareServiceProtocol", "GLibErrors", "DBus"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GVariants", "ShareServiceProtocol", "GLibErrors", "DBus", "GSignals"]),
 
         // The share layer every front end calls: item resolution, activity names, presets, results.
         // Front-end neutral and backend free: the window links no backend through it (#24).
@@ -175,7 +178,7 @@ let package = Package(
             name: "Nearby",
             dependencies: [
                 "ShareSheet", "ShareSheetSystem", "UniformTypes", "CCurl", "CurlClient", "COpenSSL", "CSoup",
-                "CSoupShims", "CGIO", "GLibErrors",
+                "CSoupShims", "CGIO", "GLibErrors", "GSignals",
             ]),
         // Copy: the general pasteboard on the Wayland or X11 clipboard, or a file without a display.
         .target(
@@ -193,7 +196,7 @@ let package = Package(
             name: "Social",
             dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "OpenIn", "Secrets", "CGIO", "CCurl", "CurlClient"]),
         // Assign to Contact: a vdir folder of vCards (khard/vdirsyncer), photos scaled with gdk-pixbuf.
-        .target(name: "Contacts", dependencies: ["ShareSheet", "ShareSheetSystem", "CGdkPixbuf"]),
+        .target(name: "Contacts", dependencies: ["ShareSheet", "ShareSheetSystem", "CGdkPixbuf", "GSignals"]),
         .executableTarget(name: "share", dependencies: ["ShareCommand", "MainLoop"]),
         .executableTarget(
             name: "share-bench",
@@ -254,6 +257,7 @@ let package = Package(
             ]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes", "LocalTestSupport"]),
         .testTarget(name: "GLibErrorsTests", dependencies: ["GLibErrors", "CGIO"]),
+        .testTarget(name: "GSignalsTests", dependencies: ["GSignals", "CGIO"]),
         .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "CCurl", "LocalTestSupport"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting", "LocalTestSupport"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins", "LocalTestSupport"]),

@@ -11,8 +11,8 @@ import GVariants
 /// context on the main thread; for a client call, the call's own thread. Each callback's closure
 /// is kept in a retained box that GLib's destroy-notify releases.
 public final class DBusConnection: @unchecked Sendable {
-    /// The GDBusConnection, for the code not yet on this wrapper (ServiceRequest).
-    public let pointer: OpaquePointer
+    /// The GDBusConnection.
+    let pointer: OpaquePointer
 
     /// Takes over a full reference.
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
@@ -263,6 +263,15 @@ public final class DBusConnection: @unchecked Sendable {
             pointer, name, G_BUS_NAME_WATCHER_FLAGS_NONE, nameAppeared, nameVanished,
             retain(WatchBox(appeared, vanished)), releaseWatchBox)
         return DBusNameWatch(id: id)
+    }
+}
+
+/// Bus names as D-Bus defines them.
+public enum DBusName {
+    /// True when `name` is a valid well-known bus name (`org.example.App`), not a unique one
+    /// (`:1.42`).
+    public static func isWellKnown(_ name: String) -> Bool {
+        g_dbus_is_name(name) != 0 && g_dbus_is_unique_name(name) == 0
     }
 }
 

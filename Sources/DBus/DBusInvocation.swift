@@ -85,8 +85,8 @@ public final class DBusInterfaceDescription: @unchecked Sendable {
 
 /// One interface of a `DBusInterfaceDescription`, kept alive with it.
 public struct DBusInterface: @unchecked Sendable {
-    /// The GDBusInterfaceInfo, for the code not yet on this wrapper (ServiceRequest).
-    public let pointer: UnsafeMutablePointer<GDBusInterfaceInfo>
+    /// The GDBusInterfaceInfo.
+    let pointer: UnsafeMutablePointer<GDBusInterfaceInfo>
     let owner: DBusInterfaceDescription
 }
 

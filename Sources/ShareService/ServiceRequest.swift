@@ -1,5 +1,6 @@
-import CGIO
+import DBus
 import Foundation
+import GLibErrors
 import ShareServiceProtocol
 import ShareSheet
 import ShareSheetGTK
@@ -13,18 +14,18 @@ import Sharing
 final class ServiceRequest {
     let path: String
     let sender: String
-    private let connection: OpaquePointer
+    private let connection: DBusConnection
     private let host: ShareHost
     private let call: ServiceCall
     private let onEnd: (ServiceRequest) -> Void
-    private var registration: guint = 0
-    private var senderWatch: guint = 0
+    private var registration: DBusRegistration?
+    private var senderWatch: DBusNameWatch?
     private var session: ShareSession?
     private var windowPresenter: WindowPresenter?
     private var ended = false
 
     init(
-        path: String, sender: String, connection: OpaquePointer, host: ShareHost, call: ServiceCall,
+        path: String, sender: String, connection: DBusConnection, host: ShareHost, call: ServiceCall,
         onEnd: @escaping (ServiceRequest) -> Void
     ) {
         self.path = path
@@ -36,21 +37,33 @@ final class ServiceRequest {
     }
 
     /// Exports the request object and watches the caller; false when the path is taken.
-    func export(interface: UnsafeMutablePointer<GDBusInterfaceInfo>) -> Bool {
-        var vtable = GDBusInterfaceVTable(
-            method_call: requestMethodCall, get_property: nil, set_property: nil,
-            padding: (nil, nil, nil, nil, nil, nil, nil, nil))
-        let box = Unmanaged.passRetained(RequestBox(self)).toOpaque()
-        registration = g_dbus_connection_register_object(
-            connection, path, interface, &vtable, box, releaseRequestBox, nil)
-        guard registration != 0 else {
-            Unmanaged<RequestBox>.fromOpaque(box).release()
+    /// Both hold the request weakly: GDBus calls back on the main thread, the main actor's.
+    func export(interface: DBusInterface) -> Bool {
+        do throws(GLibError) {
+            registration = try connection.register(
+                path: path, interface: interface,
+                methodCall: { [weak self] invocation in MainActor.assumeIsolated { Self.answer(invocation, for: self) } })
+        } catch {
             return false
         }
-        let watchBox = Unmanaged.passRetained(RequestBox(self)).toOpaque()
-        senderWatch = g_bus_watch_name_on_connection(
-            connection, sender, G_BUS_NAME_WATCHER_FLAGS_NONE, nil, senderVanished, watchBox, releaseRequestBox)
+        senderWatch = connection.watch(
+            name: sender, vanished: { [weak self] in MainActor.assumeIsolated { self?.callerVanished() } })
         return true
+    }
+
+    /// A call on the request object: `Close`, and only from the caller that made the request.
+    private static func answer(_ invocation: DBusMethodInvocation, for request: ServiceRequest?) {
+        guard let request else {
+            return invocation.returnError(DBusErrorName.unknownObject, "this request has ended")
+        }
+        guard invocation.sender == request.sender else {
+            return invocation.returnError(DBusErrorName.accessDenied, "only the caller that made this request may close it")
+        }
+        guard invocation.method == "Close" else {
+            return invocation.returnError(DBusErrorName.unknownMethod, "no method \(invocation.method)")
+        }
+        invocation.returnValue()
+        request.close()
     }
 
     /// Starts the share; call after the `Share` reply is sent.
@@ -160,15 +173,14 @@ final class ServiceRequest {
     private func finish(_ result: ShareResult) {
         guard !ended else { return }
         ended = true
-        var error: UnsafeMutablePointer<GError>?
-        WireResponse(result).encode().withPointer {
-            _ = g_dbus_connection_emit_signal(connection, sender, path, ServiceNames.requestInterface, "Response", $0, &error)
-        }
-        if let error { g_error_free(error) }
-        if registration != 0 { g_dbus_connection_unregister_object(connection, registration) }
-        if senderWatch != 0 { g_bus_unwatch_name(senderWatch) }
-        registration = 0
-        senderWatch = 0
+        // A caller that left cannot be told; nothing else is to be done about a signal not sent.
+        try? connection.emitSignal(
+            to: sender, path: path, interface: ServiceNames.requestInterface, signal: "Response",
+            arguments: WireResponse(result).encode())
+        if let registration { connection.unregister(registration) }
+        senderWatch?.stop()
+        registration = nil
+        senderWatch = nil
         for descriptor in call.descriptors { Glibc.close(descriptor) }
         // The copies of the caller's files: whatever the activity made of them is done (saved,
         // sent, queued, printed), and the service may live on, or end without deinitializers.
@@ -198,42 +210,4 @@ private final class ScriptedFrontEnd: ShareFrontEnd {
     func answer(_ need: ShareNeed) async -> String? { nil }
 
     var shownInterface: ActivityInterface? { last?.shownInterface }
-}
-
-/// Carries a request through GLib's user data.
-final class RequestBox: @unchecked Sendable {
-    weak var request: ServiceRequest?
-    init(_ request: ServiceRequest) { self.request = request }
-}
-
-let releaseRequestBox: GDestroyNotify = { data in Unmanaged<RequestBox>.fromOpaque(data!).release() }
-
-/// `Close` on a request object: only the caller that made the request may close it.
-let requestMethodCall: GDBusInterfaceMethodCallFunc = { _, sender, _, _, method, _, invocation, data in
-    nonisolated(unsafe) let invocation = invocation
-    let box = Unmanaged<RequestBox>.fromOpaque(data!).takeUnretainedValue()
-    let caller = sender.map { String(cString: $0) } ?? ""
-    let name = method.map { String(cString: $0) } ?? ""
-    MainActor.assumeIsolated {
-        guard let request = box.request else {
-            return g_dbus_method_invocation_return_dbus_error(
-                invocation, "org.freedesktop.DBus.Error.UnknownObject", "this request has ended")
-        }
-        guard caller == request.sender else {
-            return g_dbus_method_invocation_return_dbus_error(
-                invocation, "org.freedesktop.DBus.Error.AccessDenied", "only the caller that made this request may close it")
-        }
-        guard name == "Close" else {
-            return g_dbus_method_invocation_return_dbus_error(
-                invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(name)")
-        }
-        g_dbus_method_invocation_return_value(invocation, nil)
-        request.close()
-    }
-}
-
-/// The caller's unique name left the bus.
-let senderVanished: GBusNameVanishedCallback = { _, _, data in
-    let box = Unmanaged<RequestBox>.fromOpaque(data!).takeUnretainedValue()
-    MainActor.assumeIsolated { box.request?.callerVanished() }
 }

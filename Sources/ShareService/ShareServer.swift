@@ -239,12 +239,9 @@ public final class ShareServer {
             return returnError(invocation, "handle_token \(call.token ?? "") is in use by another request of yours")
         }
         let request = ServiceRequest(
-            path: path, sender: sender, connection: connection.pointer, host: host, call: call,
+            path: path, sender: sender, connection: connection, host: host, call: call,
             onEnd: { [weak self] ended in self?.requestEnded(ended) })
-        // ServiceRequest is moving onto DBus separately; until then it takes GDBus's own pointers.
-        let requestInterface = interface(ServiceNames.requestInterface)
-        let exported = withExtendedLifetime(requestInterface) { request.export(interface: requestInterface.pointer) }
-        guard exported else {
+        guard request.export(interface: interface(ServiceNames.requestInterface)) else {
             for descriptor in call.descriptors { close(descriptor) }
             return returnError(invocation, "cannot make the request object \(path)")
         }

@@ -1,5 +1,6 @@
 import CGIO
 import Foundation
+import GSignals
 import Synchronization
 import ShareSheet
 import ShareSheetSystem
@@ -182,9 +183,9 @@ public final class TargetCatalog {
             defer { g_object_unref(UnsafeMutableRawPointer(file)) }
             guard let monitor = g_file_monitor_directory(file, G_FILE_MONITOR_WATCH_MOVES, nil, nil) else { continue }
             // The handler holds its own reference to the flag, released with the handler.
-            g_signal_connect_data(
-                UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(targetFolderChanged, to: GCallback.self),
-                Unmanaged.passRetained(changes).toOpaque(), releaseFolderChanges, GConnectFlags(0))
+            Signal.connect(UnsafeMutableRawPointer(monitor), "changed") { [changes] _ in
+                changes.changed.store(true, ordering: .releasing)
+            }
             monitors.append(UnsafeMutableRawPointer(monitor))
         }
     }
@@ -193,16 +194,4 @@ public final class TargetCatalog {
 /// Whether a watched folder changed since the catalog last looked.
 final class FolderChanges: Sendable {
     let changed = Atomic<Bool>(false)
-}
-
-private let targetFolderChanged: @convention(c) (
-    OpaquePointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, UnsafeMutableRawPointer?
-) -> Void = { _, _, _, _, data in
-    guard let data else { return }
-    Unmanaged<FolderChanges>.fromOpaque(data).takeUnretainedValue().changed.store(true, ordering: .releasing)
-}
-
-private let releaseFolderChanges: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GClosure>?) -> Void = {
-    data, _ in
-    if let data { Unmanaged<FolderChanges>.fromOpaque(data).release() }
 }

@@ -1,5 +1,6 @@
 import CGdkPixbuf
 import Foundation
+import GSignals
 
 /// A failed gdk-pixbuf call: the call and GLib's message.
 struct PixbufError: Error, Sendable, CustomStringConvertible {
@@ -66,28 +67,6 @@ enum Pixbuf {
         return (fitted(width), fitted(height))
     }
 
-    /// Asks the loader to decode at most `maxPixelSize` on the longer side, as soon as it knows
-    /// the size (JPEG then decodes at a reduced scale instead of at full size).
-    private final class SizeLimit {
-        let maxPixelSize: Int
-        init(maxPixelSize: Int) { self.maxPixelSize = maxPixelSize }
-    }
-
-    private static let sizePrepared: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
-        loader, width, height, context in
-        guard let loader, let context else { return }
-        let limit = Unmanaged<SizeLimit>.fromOpaque(context).takeUnretainedValue()
-        let fitted = fittedSize(width: Int(width), height: Int(height), maxPixelSize: limit.maxPixelSize)
-        if fitted.width != Int(width) || fitted.height != Int(height) {
-            gdk_pixbuf_loader_set_size(loader.assumingMemoryBound(to: GdkPixbufLoader.self), Int32(fitted.width), Int32(fitted.height))
-        }
-    }
-
-    private static let releaseSizeLimit: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GClosure>?) -> Void = {
-        context, _ in
-        if let context { Unmanaged<SizeLimit>.fromOpaque(context).release() }
-    }
-
     /// Decodes the bytes with a pixbuf loader; returns a pixbuf the caller owns.
     private static func decode(_ data: Data, maxPixelSize: Int) throws(PixbufError) -> OpaquePointer {
         guard !data.isEmpty else { throw PixbufError(call: "gdk_pixbuf_loader_write", message: "the file is empty") }
@@ -95,10 +74,15 @@ enum Pixbuf {
             throw PixbufError(call: "gdk_pixbuf_loader_new", message: "out of memory")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
-        let context = Unmanaged.passRetained(SizeLimit(maxPixelSize: maxPixelSize)).toOpaque()
-        g_signal_connect_data(
-            UnsafeMutableRawPointer(loader), "size-prepared", unsafeBitCast(sizePrepared, to: GCallback.self), context,
-            releaseSizeLimit, GConnectFlags(rawValue: 0))
+        // Asks the loader to decode at most `maxPixelSize` on the longer side, as soon as it
+        // knows the size (JPEG then decodes at a reduced scale instead of at full size).
+        Signal.connect(UnsafeMutableRawPointer(loader), "size-prepared") { emission in
+            let width = Int(emission.int32(0))
+            let height = Int(emission.int32(1))
+            let fitted = fittedSize(width: width, height: height, maxPixelSize: maxPixelSize)
+            guard fitted.width != width || fitted.height != height, let loader = emission.instance else { return }
+            gdk_pixbuf_loader_set_size(loader.assumingMemoryBound(to: GdkPixbufLoader.self), Int32(fitted.width), Int32(fitted.height))
+        }
 
         var error: UnsafeMutablePointer<GError>?
         let written = data.withUnsafeBytes { buffer in

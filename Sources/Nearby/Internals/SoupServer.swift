@@ -2,6 +2,7 @@ import CSoup
 import CSoupShims
 import Foundation
 import GLibErrors
+import GSignals
 import ShareSheet
 
 /// One request as libsoup hands it to a handler: the only place this module touches
@@ -143,9 +144,12 @@ final class SoupServerLoop: @unchecked Sendable {
             }
             server = csoup_server_new_tls(tls)
             g_object_unref(UnsafeMutableRawPointer(tls))
-            csoup_signal_connect(
-                UnsafeMutableRawPointer(server), "request-started", unsafeBitCast(requestStarted, to: GCallback.self),
-                Unmanaged.passRetained(TimeoutBox(timeout)).toOpaque(), releaseTimeoutBox)
+            if let server {
+                Signal.connect(UnsafeMutableRawPointer(server), "request-started") { emission in
+                    guard let message = emission.object(0) else { return }
+                    requestStarted(OpaquePointer(message), timeout: timeout)
+                }
+            }
             for path in paths {
                 soup_server_add_handler(server, path, handlerCallback, box.retain().toOpaque(), releaseBox)
             }
@@ -206,31 +210,22 @@ final class SoupServerLoop: @unchecked Sendable {
 
     /// Connects the streaming-body and end-of-message signals of `message` to the delegate.
     func watch(_ message: OpaquePointer, delegate: SoupServerDelegate) {
-        let chunk: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { message, bytes, data in
-            guard let message, let bytes, let data else { return }
-            let delegate = Unmanaged<DelegateBox>.fromOpaque(data).takeUnretainedValue().delegate
+        let box = DelegateBox(delegate)
+        let instance = UnsafeMutableRawPointer(message)
+        Signal.connect(instance, "got-chunk") { emission in
+            guard let message = emission.instance.map(OpaquePointer.init), let bytes = emission.boxed(0) else { return }
             var size: gsize = 0
-            guard let pointer = g_bytes_get_data(bytes, &size) else { return }
-            delegate?.gotChunk(
+            guard let pointer = g_bytes_get_data(OpaquePointer(bytes), &size) else { return }
+            box.delegate?.gotChunk(
                 message: message, request: SoupRequest(message: message, query: [:]),
                 bytes: UnsafeRawBufferPointer(start: pointer, count: Int(size)))
         }
-        let end: @convention(c) (OpaquePointer?, gpointer?) -> Void = { message, data in
-            guard let message, let data else { return }
-            Unmanaged<DelegateBox>.fromOpaque(data).takeUnretainedValue().delegate?.messageFinished(
-                message: message, request: SoupRequest(message: message, query: [:]))
+        for signal in ["finished", "disconnected"] {
+            Signal.connect(instance, signal) { emission in
+                guard let message = emission.instance.map(OpaquePointer.init) else { return }
+                box.delegate?.messageFinished(message: message, request: SoupRequest(message: message, query: [:]))
+            }
         }
-        let box = Unmanaged.passRetained(DelegateBox(delegate))
-        csoup_signal_connect(
-            UnsafeMutableRawPointer(message), "got-chunk", unsafeBitCast(chunk, to: GCallback.self), box.retain().toOpaque(),
-            releaseClosureBox)
-        csoup_signal_connect(
-            UnsafeMutableRawPointer(message), "finished", unsafeBitCast(end, to: GCallback.self), box.retain().toOpaque(),
-            releaseClosureBox)
-        csoup_signal_connect(
-            UnsafeMutableRawPointer(message), "disconnected", unsafeBitCast(end, to: GCallback.self), box.retain().toOpaque(),
-            releaseClosureBox)
-        box.release()
     }
 
     private final class ThreadState: @unchecked Sendable {
@@ -239,27 +234,16 @@ final class SoupServerLoop: @unchecked Sendable {
     }
 }
 
-/// The read and write timeout of the server's connections, for `request-started`.
-private final class TimeoutBox {
-    let seconds: UInt32
-    init(_ seconds: UInt32) { self.seconds = seconds }
-}
-
-private let releaseTimeoutBox: GClosureNotify = { data, _ in
-    if let data { Unmanaged<TimeoutBox>.fromOpaque(data).release() }
-}
-
 /// A connection's first message (emitted at accept, before the TLS handshake): its socket gets
-/// the timeout, and its answer says the connection closes.
-private let requestStarted: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
-    guard let message, let data else { return }
-    let timeout = Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue().seconds
+/// the read and write timeout, and its answer says the connection closes.
+private func requestStarted(_ message: OpaquePointer, timeout: UInt32) {
     if let socket = soup_server_message_get_socket(message) { g_socket_set_timeout(socket, timeout) }
     soup_message_headers_replace(soup_server_message_get_response_headers(message), "Connection", "close")
 }
 
-/// Holds the delegate weakly for C callbacks.
-final class DelegateBox {
+/// Holds the delegate weakly for C callbacks and signal handlers, which all run on the loop's
+/// thread (the delegate's too).
+final class DelegateBox: @unchecked Sendable {
     weak var delegate: SoupServerDelegate?
     init(_ delegate: SoupServerDelegate) { self.delegate = delegate }
 }
@@ -270,10 +254,6 @@ private final class WorkBox {
 }
 
 private let releaseBox: GDestroyNotify = { data in
-    if let data { Unmanaged<DelegateBox>.fromOpaque(data).release() }
-}
-
-private let releaseClosureBox: GClosureNotify = { data, _ in
     if let data { Unmanaged<DelegateBox>.fromOpaque(data).release() }
 }
 

@@ -1,42 +1,51 @@
 import CGtk
+import GSignals
 
-/// Connects GObject signals to Swift closures that run on the main actor.
-///
-/// GLib calls a C function with a data pointer; Swift closures cannot be passed as C function
-/// pointers when they capture. Each closure is kept in a retained box handed to GLib as the data
-/// pointer, and GLib's destroy-notify releases it when the handler is disconnected or the object
-/// is finalized. GTK emits these signals on the main thread, which is the main actor's thread
-/// inside `GLibMainLoop`.
+/// GTK's signals with the handler shapes the window uses, over `GSignals`, and a main-loop
+/// timer. Each closure runs on the main actor (GTK emits on the main thread, the main actor's
+/// inside `GLibMainLoop`); a signal's is kept until the handler is disconnected or the widget is
+/// finalized, a timer's until it returns false.
 @MainActor
 enum Signals {
     /// A signal without arguments ("clicked", "changed", "activate", "toggled", "destroy").
-    static func connect(_ instance: UnsafeMutableRawPointer?, _ signal: String, _ action: @escaping @MainActor () -> Void) {
-        let box = Unmanaged.passRetained(ActionBox(action)).toOpaque()
-        g_signal_connect_data(instance, signal, unsafeBitCast(plainHandler, to: GCallback.self), box, releaseBox, GConnectFlags(0))
+    @discardableResult
+    static func connect(_ instance: UnsafeMutableRawPointer?, _ signal: String, _ action: @escaping @MainActor () -> Void) -> SignalHandler? {
+        guard let instance else { return nil }
+        return Signal.connect(instance, signal) { _ in MainActor.assumeIsolated { action() } }
     }
 
     /// A signal whose handler answers "handled" ("close-request"): return true to stop the default.
+    @discardableResult
     static func connectHandled(
         _ instance: UnsafeMutableRawPointer?, _ signal: String, _ action: @escaping @MainActor () -> Bool
-    ) {
-        let box = Unmanaged.passRetained(HandledBox(action)).toOpaque()
-        g_signal_connect_data(instance, signal, unsafeBitCast(handledHandler, to: GCallback.self), box, releaseHandledBox, GConnectFlags(0))
+    ) -> SignalHandler? {
+        guard let instance else { return nil }
+        return Signal.connect(instance, signal) { emission in
+            emission.returnBoolean(MainActor.assumeIsolated { action() })
+        }
     }
 
     /// A property change ("notify::active").
-    static func connectNotify(_ instance: UnsafeMutableRawPointer?, property: String, _ action: @escaping @MainActor () -> Void) {
-        let box = Unmanaged.passRetained(ActionBox(action)).toOpaque()
-        g_signal_connect_data(
-            instance, "notify::" + property, unsafeBitCast(notifyHandler, to: GCallback.self), box, releaseBox, GConnectFlags(0))
+    @discardableResult
+    static func connectNotify(
+        _ instance: UnsafeMutableRawPointer?, property: String, _ action: @escaping @MainActor () -> Void
+    ) -> SignalHandler? {
+        connect(instance, "notify::" + property, action)
     }
 
     /// A key controller's "key-pressed": the handler gets the key value and modifiers and says
     /// whether it used the key.
+    @discardableResult
     static func connectKeyPressed(
         _ controller: UnsafeMutableRawPointer?, _ action: @escaping @MainActor (UInt32, GdkModifierType) -> Bool
-    ) {
-        let box = Unmanaged.passRetained(KeyBox(action)).toOpaque()
-        g_signal_connect_data(controller, "key-pressed", unsafeBitCast(keyHandler, to: GCallback.self), box, releaseKeyBox, GConnectFlags(0))
+    ) -> SignalHandler? {
+        guard let controller else { return nil }
+        // (keyval, keycode, state)
+        return Signal.connect(controller, "key-pressed") { emission in
+            let key = emission.uint32(0)
+            let state = GdkModifierType(rawValue: emission.flags(2))
+            emission.returnBoolean(MainActor.assumeIsolated { action(key, state) })
+        }
     }
 
     /// Runs `action` every `milliseconds` on the main loop until it returns false.
@@ -46,40 +55,10 @@ enum Signals {
     }
 }
 
-private final class ActionBox: Sendable {
-    let action: @MainActor () -> Void
-    init(_ action: @escaping @MainActor () -> Void) { self.action = action }
-}
-
+/// A timer's action, carried through GLib's user data and released by its destroy-notify.
 private final class HandledBox: Sendable {
     let action: @MainActor () -> Bool
     init(_ action: @escaping @MainActor () -> Bool) { self.action = action }
-}
-
-private final class KeyBox: Sendable {
-    let action: @MainActor (UInt32, GdkModifierType) -> Bool
-    init(_ action: @escaping @MainActor (UInt32, GdkModifierType) -> Bool) { self.action = action }
-}
-
-private let plainHandler: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
-    let box = Unmanaged<ActionBox>.fromOpaque(data!).takeUnretainedValue()
-    MainActor.assumeIsolated { box.action() }
-}
-
-private let handledHandler: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
-    let box = Unmanaged<HandledBox>.fromOpaque(data!).takeUnretainedValue()
-    return MainActor.assumeIsolated { box.action() } ? 1 : 0
-}
-
-private let notifyHandler: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in
-    let box = Unmanaged<ActionBox>.fromOpaque(data!).takeUnretainedValue()
-    MainActor.assumeIsolated { box.action() }
-}
-
-private let keyHandler: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = {
-    _, keyval, _, state, data in
-    let box = Unmanaged<KeyBox>.fromOpaque(data!).takeUnretainedValue()
-    return MainActor.assumeIsolated { box.action(keyval, state) } ? 1 : 0
 }
 
 private let timeoutHandler: @convention(c) (gpointer?) -> gboolean = { data in
@@ -87,7 +66,4 @@ private let timeoutHandler: @convention(c) (gpointer?) -> gboolean = { data in
     return MainActor.assumeIsolated { box.action() } ? 1 : 0
 }
 
-private let releaseBox: GClosureNotify = { data, _ in Unmanaged<ActionBox>.fromOpaque(data!).release() }
-private let releaseHandledBox: GClosureNotify = { data, _ in Unmanaged<HandledBox>.fromOpaque(data!).release() }
-private let releaseKeyBox: GClosureNotify = { data, _ in Unmanaged<KeyBox>.fromOpaque(data!).release() }
 private let releaseTimeoutBox: GDestroyNotify = { data in Unmanaged<HandledBox>.fromOpaque(data!).release() }

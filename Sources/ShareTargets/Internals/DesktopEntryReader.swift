@@ -1,4 +1,5 @@
 import CGIO
+import DBus
 import Foundation
 import GLibErrors
 import ShareSheet
@@ -60,7 +61,7 @@ enum DesktopEntryReader {
         }
         let exec = string(keyFile, "Exec")
         if let busName = string(keyFile, busNameKey) {
-            if g_dbus_is_name(busName) != 0, g_dbus_is_unique_name(busName) == 0 {
+            if DBusName.isWellKnown(busName) {
                 target.reach = .dbus(name: busName)
             } else {
                 problems.append("\(busNameKey)=\(busName): not a well-known D-Bus name")
