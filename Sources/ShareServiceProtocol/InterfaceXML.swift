@@ -57,7 +57,8 @@ public enum InterfaceXML {
             <!--
               Response: response 0 done, 1 dismissed or cancelled, 2 failed.
               results: activity (s), activity-type (s), completed (b), disposition (s), location (s),
-              returned-items (as), fallback-message (s), fallback-hint (s), error-code (s),
+              returned-items (as), fallback-message (s), fallback-hint (s) (plain words), fallback-setting (s),
+              fallback-fix (s), fallback-path (s), error-code (s),
               error-message (s), error-field (s), error-setting (s) (group.key), error-fix (s), error-path (s),
               error-hint (s) (plain words), kept (s), kept-location (s), kept-resume (s) — the fields of the
               command's JSON result, present when they have a value.

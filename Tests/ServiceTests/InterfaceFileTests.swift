@@ -29,7 +29,7 @@ struct InterfaceFileTests {
             .components(separatedBy: " — ").first ?? ""
         let names = keys.components(separatedBy: ",").compactMap { $0.split(separator: "(").first }
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        #expect(names.count == 18, "\(names)")
+        #expect(names.count == 21, "\(names)")
         for name in names {
             #expect(section.contains("`\(name)`"), "the README does not name the result key \(name)")
         }

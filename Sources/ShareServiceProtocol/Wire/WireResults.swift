@@ -17,8 +17,14 @@ public struct WireResults: Equatable, Sendable {
     public var returnedItems: [String]
     /// `fallback-message`, `fallback-hint`: a fallback, said in words.
     public var fallbackMessage: String?
-    /// `fallback-hint`: the one command or key that changes the fallback.
+    /// `fallback-hint`: what changes the fallback, in plain words.
     public var fallbackHint: String?
+    /// `fallback-setting`: the setting that changes it (`mail.smtp`).
+    public var fallbackSetting: String?
+    /// `fallback-fix`: the kind of fix that changes it (a `ShareError.Fix` raw value).
+    public var fallbackFix: String?
+    /// `fallback-path`: the file that matters.
+    public var fallbackPath: String?
     /// `error-code`: a `ShareError.Kind` raw value.
     public var errorCode: String?
     /// `error-message`
@@ -68,6 +74,15 @@ public struct WireResults: Equatable, Sendable {
         self.keptResume = keptResume
     }
 
+    /// These results with the facts behind the fallback's hint.
+    public func withFallbackFacts(setting: String?, fix: String?, path: String?) -> WireResults {
+        var results = self
+        results.fallbackSetting = setting
+        results.fallbackFix = fix
+        results.fallbackPath = path
+        return results
+    }
+
     /// The results' `a{sv}`.
     public func encode() -> GVariant {
         var entries = WireEntries()
@@ -79,6 +94,9 @@ public struct WireResults: Equatable, Sendable {
         if !returnedItems.isEmpty { entries.add("returned-items", .strings(returnedItems)) }
         entries.add("fallback-message", fallbackMessage)
         entries.add("fallback-hint", fallbackHint)
+        entries.add("fallback-setting", fallbackSetting)
+        entries.add("fallback-fix", fallbackFix)
+        entries.add("fallback-path", fallbackPath)
         entries.add("error-code", errorCode)
         entries.add("error-message", errorMessage)
         entries.add("error-field", errorField)
@@ -106,6 +124,9 @@ public struct WireResults: Equatable, Sendable {
             errorHint: try results.string("error-hint"), errorFix: try results.string("error-fix"),
             errorPath: try results.string("error-path"), kept: try results.string("kept"),
             keptLocation: try results.string("kept-location"), keptResume: try results.string("kept-resume"))
+        fallbackSetting = try results.string("fallback-setting")
+        fallbackFix = try results.string("fallback-fix")
+        fallbackPath = try results.string("fallback-path")
     }
 }
 

@@ -4,6 +4,19 @@ import ShareSheet
 /// behind the service: no command line, no option, no configuration syntax (SPEC §11). The
 /// `share` command words the same facts as its options and keys instead.
 public enum PlainAdvice {
+    /// The backend's own hint inside `plain` (what `plainAdvice` sent over the wire): without
+    /// the sentence the facts make, which the receiving front end words its own way; nil when
+    /// nothing else was said.
+    public static func ownHint(
+        of plain: String?, fix: ShareError.Fix?, setting: ShareError.Setting?, path: String?
+    ) -> String? {
+        guard let plain else { return nil }
+        guard let sentence = sentence(fix: fix, setting: setting, path: path) else { return plain }
+        guard plain.hasPrefix(sentence) else { return plain }
+        let rest = plain.dropFirst(sentence.count).trimmingCharacters(in: .whitespaces)
+        return rest.isEmpty ? nil : rest
+    }
+
     /// The sentence for a fix, or nil when the facts name none.
     /// - Parameters:
     ///   - fix: what kind of fix a person can make.

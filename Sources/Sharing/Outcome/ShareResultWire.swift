@@ -11,7 +11,9 @@ extension WireResponse {
         var results = WireResults(
             activity: result.activity, activityType: result.activityType, completed: result.completed,
             disposition: result.disposition?.rawValue, location: result.location, returnedItems: result.returnedItems,
-            fallbackMessage: result.fallback?.message, fallbackHint: result.fallback?.plainAdvice)
+            fallbackMessage: result.fallback?.message, fallbackHint: result.fallback?.plainAdvice
+        ).withFallbackFacts(
+            setting: result.fallback?.setting?.description, fix: result.fallback?.fix?.rawValue, path: result.fallback?.path)
         if let error = result.error {
             results.errorCode = error.code.rawValue
             results.errorMessage = error.message
@@ -49,7 +51,15 @@ extension ShareResult {
         var disposition = results.disposition.flatMap(ShareDisposition.init(rawValue:))
         if disposition == nil, response == WireResponse.dismissed { disposition = .cancelled }
         if disposition == nil, response == WireResponse.failed { disposition = .failed }
-        let fallback = results.fallbackMessage.map { ActivityFallback(message: $0, hint: results.fallbackHint) }
+        let fallbackSetting = results.fallbackSetting.map(ShareError.Setting.init(wire:))
+        let fallbackFix = results.fallbackFix.flatMap(ShareError.Fix.init(rawValue:))
+        let fallback = results.fallbackMessage.map {
+            ActivityFallback(
+                message: $0,
+                hint: PlainAdvice.ownHint(
+                    of: results.fallbackHint, fix: fallbackFix, setting: fallbackSetting, path: results.fallbackPath),
+                setting: fallbackSetting, fix: fallbackFix, path: results.fallbackPath)
+        }
         var failure: Failure?
         if results.errorCode != nil || results.errorMessage != nil || response != WireResponse.done {
             let kind =
@@ -58,8 +68,10 @@ extension ShareResult {
             failure = Failure(
                 code: kind,
                 message: results.errorMessage ?? (kind == .cancelled ? "dismissed" : "the share service gave no reason"),
-                hint: results.errorHint, field: results.errorField,
-                setting: results.errorSetting.map(ShareError.Setting.init(wire:)),
+                hint: PlainAdvice.ownHint(
+                    of: results.errorHint, fix: results.errorFix.flatMap(ShareError.Fix.init(rawValue:)),
+                    setting: results.errorSetting.map(ShareError.Setting.init(wire:)), path: results.errorPath),
+                field: results.errorField, setting: results.errorSetting.map(ShareError.Setting.init(wire:)),
                 fix: results.errorFix.flatMap(ShareError.Fix.init(rawValue:)), path: results.errorPath)
         }
         self.init(
