@@ -43,7 +43,7 @@ struct CancelKeepsFinishedWorkTests {
         defer { receiver.stop() }
         let files = try TwoFileTransfer(in: home.root.appendingPathComponent("items"), limiting: pair)
         let binary = try #require(Share.url)
-        let environment = NamespacedProcess.environment(home: home.root.appendingPathComponent("us"))
+        let environment = TemporaryHome.environment(home: home.root.appendingPathComponent("us"))
             .merging(["TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
         let assignments = environment.sorted { $0.key < $1.key }.map { ShareBinary.shellQuoted("\($0.key)=\($0.value)") }
         let command =
