@@ -83,6 +83,7 @@ public enum Command {
         private let temporary: [URL]
         private let lock = NSLock()
         private var ended: (status: Int32, signal: Int32)?
+        private var usage = rusage()
 
         init(pid: pid_t, command: [String], output: URL, error: URL, input: FileHandle?, temporary: [URL]) {
             self.pid = pid
@@ -99,7 +100,7 @@ public enum Command {
             defer { lock.unlock() }
             if let ended { return ended }
             var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
+            let result = wait4(pid, &status, WNOHANG, &usage)
             if result == pid {
                 ended = status & 0x7f == 0 ? ((status >> 8) & 0xff, 0) : (status & 0x7f, status & 0x7f)
             } else if result < 0, errno == ECHILD {
@@ -117,6 +118,13 @@ public enum Command {
 
         /// The signal that ended it; 0 when it exited or still runs.
         public var terminationSignal: Int32 { poll()?.signal ?? 0 }
+
+        /// The most memory it held, once it has ended: the high-water mark of its resident set
+        /// (`VmHWM`), as `wait4` reports it in `ru_maxrss`, for this child alone; 0 while it runs.
+        public var peakResidentBytes: Int {
+            guard poll() != nil else { return 0 }
+            return lock.withLock { usage.ru_maxrss * 1024 }
+        }
 
         /// Sends `signal` to its PID, unless it has been reaped already.
         public func kill(_ signal: Int32 = SIGKILL) {
