@@ -1,5 +1,6 @@
 import Foundation
 import LocalTestSupport
+import Testing
 
 /// A private Wayland compositor: sway with its headless backend, stopped by its PID.
 ///
