@@ -9,8 +9,7 @@ import Testing
 /// and by ``LocalSendPeer``; to run a program and get its own PID and exit status, use
 /// ``NetworkPair/start(_:_:namespace:environment:outputIn:directory:)`` instead.
 public final class NamespacedProcess: @unchecked Sendable {
-    private let process = Process()
-    private let input = Pipe()
+    private let process: Command.Running
     /// The file its standard output and standard error go to.
     public let log: URL
 
@@ -22,16 +21,11 @@ public final class NamespacedProcess: @unchecked Sendable {
     /// `environment`, its output going to `log`.
     public init(namespace: String, command: [String], environment: [String: String], log: URL) throws {
         self.log = log
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: log)
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-        process.arguments = ["netns", "exec", namespace, "/usr/bin/env", "-i"]
-            + environment.map { "\($0.key)=\($0.value)" } + [LocalSendPeer.python, Self.watchdog] + command
-        process.standardInput = input
-        process.standardOutput = logHandle
-        process.standardError = logHandle
-        try process.run()
-        try? logHandle.close()
+        process = try Command.start(
+            "/usr/sbin/ip",
+            ["netns", "exec", namespace, "/usr/bin/env", "-i"] + environment.map { "\($0.key)=\($0.value)" }
+                + [LocalSendPeer.python, Self.watchdog] + command,
+            input: .pipe, output: log, error: log)
     }
 
     /// The log so far.
@@ -51,18 +45,13 @@ public final class NamespacedProcess: @unchecked Sendable {
     /// Closes its standard input (the watchdog kills the program) and waits; SIGTERM to the
     /// watchdog after a second (it still kills the program), SIGKILL by PID after five.
     public func stop() {
-        try? input.fileHandleForWriting.close()
-        // A child of another test may hold the pipe's writing end too: then the watchdog is
-        // told by SIGTERM, which still kills the program's group; SIGKILL only as the last resort.
-        var deadline = Date().addingTimeInterval(1)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        deadline = Date().addingTimeInterval(4)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.remove()
+        // A child started between our pipe() and its close-on-exec flag may hold the writing end
+        // too: then the watchdog is told by SIGTERM, which still kills the program's group;
+        // SIGKILL only as the last resort.
+        if !process.wait(timeout: 1) { process.kill(SIGTERM) }
+        if !process.wait(timeout: 4) { process.kill(SIGKILL) }
+        process.waitUntilExit()
     }
 }
 

@@ -152,7 +152,8 @@ public enum Share {
 
 /// Starts programs with `posix_spawn` and waits for them with `waitpid` on their own PID, so no
 /// other thread's reaping (Foundation's `Process` monitor) can lose an exit. Signals are
-/// unblocked and at their defaults in the child.
+/// unblocked and at their defaults in the child. The layer under ``Command``, which runs a
+/// program to its end; use this directly for descriptors of the test's own (a watchdog's pipe).
 public enum Spawn {
     /// Starts `path` with `arguments`; the descriptors become the child's 0, 1 and 2.
     public static func start(
@@ -193,39 +194,6 @@ public enum Spawn {
         let code = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
         guard code == 0 else { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
         return pid
-    }
-
-    /// What ``run(_:_:environment:input:)`` read back: the exit status and the bytes written.
-    public struct Output: Sendable {
-        public var status: Int32
-        public var standardOutput: Data
-        public var standardError: Data
-        /// Standard output as text.
-        public var text: String { String(decoding: standardOutput, as: UTF8.self) }
-    }
-
-    /// Runs `path` to its end by PID, with standard input from `input` (or /dev/null) and both
-    /// outputs through files. For clients whose server forks and keeps their descriptors
-    /// (tmux, wl-copy, xclip): a pipe would never end, and Foundation's `Process` monitor can
-    /// lose such a client's exit.
-    public static func run(
-        _ path: String, _ arguments: [String], environment: [String: String], input: Data? = nil
-    ) throws -> Output {
-        let folder = try TemporaryFolder("spawn-run")
-        defer { folder.remove() }
-        try (input ?? Data()).write(to: folder.file("input"))
-        let inputDescriptor = input == nil ? open("/dev/null", O_RDONLY | O_CLOEXEC) : open(folder.file("input").path, O_RDONLY | O_CLOEXEC)
-        let outputDescriptor = open(folder.file("output").path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        let errorDescriptor = open(folder.file("error").path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        let pid: pid_t
-        do {
-            defer { [inputDescriptor, outputDescriptor, errorDescriptor].forEach { close($0) } }
-            pid = try start(path, arguments, environment: environment, input: inputDescriptor, output: outputDescriptor, error: errorDescriptor)
-        }
-        let status = waitBlocking(pid).status
-        return Output(
-            status: status, standardOutput: (try? Data(contentsOf: folder.file("output"))) ?? Data(),
-            standardError: (try? Data(contentsOf: folder.file("error"))) ?? Data())
     }
 
     /// Waits for `pid` without blocking a thread for long; nil when it is still running at `deadline`.

@@ -21,7 +21,7 @@ public final class PrintPeers: @unchecked Sendable {
     /// Where ippeveprinter keeps the files it was sent.
     public var spool: URL { folder.file("printer-spool") }
 
-    private var supervisors: [(name: String, process: Process, stdin: Pipe)] = []
+    private var supervisors: [(name: String, process: Command.Running)] = []
 
     public init() throws {
         folder = try TemporaryFolder("print-peers")
@@ -150,14 +150,10 @@ public final class PrintPeers: @unchecked Sendable {
     /// Stops every peer by its supervisor's PID, newest first, and removes the folders.
     public func stop() {
         for supervisor in supervisors.reversed() {
-            if supervisor.process.isRunning {
-                kill(supervisor.process.processIdentifier, SIGTERM)
-                let deadline = Date().addingTimeInterval(5)
-                while supervisor.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-                if supervisor.process.isRunning { kill(supervisor.process.processIdentifier, SIGKILL) }
-                supervisor.process.waitUntilExit()
-            }
-            try? supervisor.stdin.fileHandleForWriting.close()
+            supervisor.process.kill(SIGTERM)
+            if !supervisor.process.wait(timeout: 5) { supervisor.process.kill(SIGKILL) }
+            supervisor.process.waitUntilExit()
+            supervisor.process.remove()
         }
         supervisors = []
         folder.remove()
@@ -168,18 +164,12 @@ public final class PrintPeers: @unchecked Sendable {
     }
 
     private func launch(_ name: String, _ command: [String], environment: [String: String] = [:]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.supervisor] + command
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdin = Pipe()
-        process.standardInput = stdin
-        let logPath = folder.file("\(name).log").path
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: logPath)
-        process.standardError = FileHandle(forWritingAtPath: logPath)
-        try process.run()
-        supervisors.append((name, process, stdin))
+        // Its standard input is a pipe kept open until `stop()`: it closes when the test process goes away.
+        let log = folder.file("\(name).log")
+        let process = try Command.start(
+            "/usr/bin/python3", [Self.supervisor] + command,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, input: .pipe, output: log, error: log)
+        supervisors.append((name, process))
     }
 
     /// Waits until `peer` makes `path` (a socket); when it never does, the error says why in the

@@ -48,8 +48,7 @@ public final class SMTPPeer: Sendable {
     public let port: Int
     /// Its own folder, inside the folder it was started in: the received messages and its log.
     public let folder: URL
-    private let process: Process
-    private let input: Pipe
+    private let process: Command.Running
 
     /// Starts a server in a new folder inside `parent` and returns once it listens.
     /// - Parameters:
@@ -66,46 +65,33 @@ public final class SMTPPeer: Sendable {
         if let login = options.login { arguments += ["--login", login.user, login.password] }
         if options.hangInData { arguments += ["--hang"] }
         if options.stallInData { arguments += ["--stall"] }
-        process = Process()
-        if let namespace {
-            // ip netns exec replaces itself with python: the PID stays the server's.
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-            process.arguments = ["netns", "exec", namespace, Self.python] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: Self.python)
-            process.arguments = arguments
-        }
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("stderr.log").path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: folder.appendingPathComponent("stderr.log"))
-        try process.run()
+        // ip netns exec replaces itself with python: the PID stays the server's.
+        let command = namespace.map { ["/usr/sbin/ip", "netns", "exec", $0, Self.python] } ?? [Self.python]
+        process = try Command.start(
+            command[0], command.dropFirst() + arguments, input: .pipe, output: folder.appendingPathComponent("stdout.log"),
+            error: folder.appendingPathComponent("stderr.log"))
         // The first line is the port it listens on.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        let deadline = Date().addingTimeInterval(30)
+        var text = ""
+        while Date() < deadline {
+            text = process.standardOutput
+            if text.contains("\n") || !process.isRunning { break }
+            usleep(10_000)
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        text = String(text.prefix { $0 != "\n" })
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            try? input.fileHandleForWriting.close()
-            kill(process.processIdentifier, SIGKILL)
+            process.kill(SIGKILL)
             process.waitUntilExit()
-            let log = (try? String(contentsOf: folder.appendingPathComponent("stderr.log"), encoding: .utf8)) ?? ""
-            throw PeerError("the SMTP peer did not start: \(text) \(log)")
+            process.remove()
+            throw PeerError("the SMTP peer did not start: \(text) \(process.standardError)")
         }
         self.port = port
     }
 
     /// Stops the server: closing stdin ends it; SIGKILL by PID after a grace period.
     public func stop() {
-        try? input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.remove()
+        if !process.wait(timeout: 5) { process.kill(SIGKILL) }
         process.waitUntilExit()
     }
 

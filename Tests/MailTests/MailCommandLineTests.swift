@@ -124,19 +124,16 @@ struct MailCommandLineTests {
         defer { hanging.stop() }
         let attachment = try home.randomFile("video.bin", size: 8 * 1024 * 1024)
         let binary = try #require(Share.url)
-        let (process, output, error) = try Command.start(
+        let process = try Command.start(
             binary.path,
             ["--activity", "mail", "--set", "smtp=smtp://127.0.0.1:\(hanging.port)", "--set", "starttls=off", "--to",
              "bob@example.com", "--subject", "big", attachment.path],
             environment: home.environment, in: home.folder)
-        defer {
-            try? FileManager.default.removeItem(at: output)
-            try? FileManager.default.removeItem(at: error)
-        }
+        defer { process.remove() }
         let deadline = Date().addingTimeInterval(60)
         while !hanging.dataStarted, process.isRunning, Date() < deadline { usleep(20_000) }
         #expect(hanging.dataStarted)
-        kill(process.processIdentifier, SIGKILL)
+        process.kill(SIGKILL)
         process.waitUntilExit()
 
         #expect(home.outboxFiles("tmp").isEmpty)

@@ -62,17 +62,10 @@ struct OutboxHardeningTests {
                 environment: home.environment, in: home.folder)
         }
         var sent: [String] = []
-        for (process, output, error) in started {
-            let deadline = Date().addingTimeInterval(120)
-            while process.isRunning, Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            let out = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
-            let err = String(decoding: (try? Data(contentsOf: error)) ?? Data(), as: UTF8.self)
-            try? FileManager.default.removeItem(at: output)
-            try? FileManager.default.removeItem(at: error)
-            #expect(process.terminationStatus == 0, "exit \(process.terminationStatus)\n\(out)\n\(err)")
-            sent += out.split(separator: "\n").map { String($0.dropFirst("sent ".count)) }
+        for process in started {
+            let result = process.finish(timeout: 120)
+            #expect(result.status == 0, "\(result)")
+            sent += result.standardOutput.split(separator: "\n").map { String($0.dropFirst("sent ".count)) }
         }
         #expect(sent.sorted() == ids.sorted(), "each message is reported sent by exactly one flush")
         #expect(peer.received.count == ids.count, "each message reached the server once")

@@ -112,10 +112,9 @@ struct ReceiverAbuseTests {
                 ["netns", "exec", receiver.pair.ours, "/usr/bin/env", "-i"] + environment.map { "\($0.key)=\($0.value)" }
                     + [LocalSendPeer.python, Abuser.script.path, "stall", receiver.pair.theirAddress])
             defer {
-                if staller.process.isRunning { kill(staller.process.processIdentifier, SIGKILL) }
-                staller.process.waitUntilExit()
-                try? FileManager.default.removeItem(at: staller.output)
-                try? FileManager.default.removeItem(at: staller.error)
+                staller.kill(SIGKILL)
+                staller.waitUntilExit()
+                staller.remove()
             }
             let stalledBy = Date().addingTimeInterval(30)
             while Date() < stalledBy, !((try? String(contentsOf: staller.output, encoding: .utf8)) ?? "").contains("stalled") {

@@ -116,14 +116,12 @@ struct ReceiverTests {
             let file = setup.folder.appendingPathComponent("movie.mkv")
             try writeRandomFile(file, size: 400 * 1024 * 1024, seed: 3)
             let binary = try #require(Share.url).path
-            let sender = Process()
-            sender.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-            sender.arguments = ["netns", "exec", setup.pair.ours, "/usr/bin/env", "-i"]
-                + TemporaryHome.environment(home: setup.senderHome).map { "\($0.key)=\($0.value)" }
-                + [binary, "--activity", "airdrop", "--to", setup.pair.theirAddress, file.path]
-            sender.standardOutput = FileHandle.nullDevice
-            sender.standardError = FileHandle.nullDevice
-            try sender.run()
+            let sender = try Command.start(
+                "/usr/sbin/ip",
+                ["netns", "exec", setup.pair.ours, "/usr/bin/env", "-i"]
+                    + TemporaryHome.environment(home: setup.senderHome).map { "\($0.key)=\($0.value)" }
+                    + [binary, "--activity", "airdrop", "--to", setup.pair.theirAddress, file.path])
+            defer { sender.remove() }
             // Wait until the upload is streaming into the receiver's temporary file, then Ctrl-C.
             let deadline = Date().addingTimeInterval(60)
             var sawPartial = false
@@ -134,7 +132,7 @@ struct ReceiverTests {
                 }
                 Thread.sleep(forTimeInterval: 0.005)
             }
-            kill(sender.processIdentifier, SIGINT)
+            sender.kill(SIGINT)
             sender.waitUntilExit()
             #expect(sawPartial, "the upload was never seen in progress")
             #expect(sender.terminationStatus == 130)

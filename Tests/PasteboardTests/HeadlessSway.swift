@@ -1,5 +1,6 @@
 import Foundation
 import LocalTestSupport
+import Testing
 
 /// A private Wayland compositor: sway with its headless backend, stopped by its PID.
 ///
@@ -96,7 +97,8 @@ final class HeadlessSway {
     /// Runs wl-paste or wl-copy as a client of this compositor (by PID, through files: the
     /// server wl-copy forks keeps its descriptors).
     func run(_ program: String, _ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: Data) {
-        let ended = try Spawn.run("/usr/bin/" + program, arguments, environment: environment, input: input)
-        return (ended.status, ended.standardOutput)
+        let ended = try Command.run(
+            "/usr/bin/" + program, arguments, environment: environment, input: input.map { .data($0) } ?? .null)
+        return (ended.status, ended.output)
     }
 }

@@ -94,9 +94,9 @@ final class VirtualDisplay {
 
 /// Runs `xclip -o -selection clipboard -t TARGET` on `display` and returns what it printed.
 func xclipOutput(_ target: String, display: String) throws -> (status: Int32, data: Data) {
-    let ended = try Spawn.run(
+    let ended = try Command.run(
         "/usr/bin/xclip", ["-o", "-selection", "clipboard", "-t", target], environment: ["DISPLAY": display, "PATH": "/usr/bin:/bin"])
-    return (ended.status, ended.standardOutput)
+    return (ended.status, ended.output)
 }
 
 extension TemporaryHome {

@@ -23,53 +23,17 @@ struct LargeTextTests {
     static func measuredShare(_ arguments: [String], home: URL) throws -> MeasuredRun {
         let binary = try #require(Share.url, "the share executable was not found next to the test bundle")
         let environment = [
-            "HOME=\(home.path)", "XDG_CONFIG_HOME=\(home.path)/.config", "XDG_DATA_HOME=\(home.path)/.local/share",
-            "CUPS_SERVER=127.0.0.1:\(try Loopback.freePort())", "PATH=/usr/bin:/bin", "COLUMNS=80",
+            "HOME": home.path, "XDG_CONFIG_HOME": "\(home.path)/.config", "XDG_DATA_HOME": "\(home.path)/.local/share",
+            "CUPS_SERVER": "127.0.0.1:\(try Loopback.freePort())", "PATH": "/usr/bin:/bin", "COLUMNS": "80",
         ]
         let errorsFile = home.appendingPathComponent("errors.txt")
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errorsFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        // Signals unblocked and at their defaults, in a process group of its own, as Foundation's
-        // Process starts children (the test process blocks some).
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let argv = ([binary.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, binary.path, &actions, &attributes, argv, envp)
-        try #require(spawned == 0, "posix_spawn: \(spawned)")
-        var peak = 0
-        var status: Int32 = 0
-        while true {
-            if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
-            {
-                peak = max(peak, kib)
-            }
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid { break }
-            try #require(reaped == 0 || errno == EINTR, "waitpid: \(errno)")
-            usleep(10_000)
-        }
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        // Its peak is wait4's ru_maxrss when it is reaped: the high-water mark of its resident set (VmHWM).
+        let process = try Command.start(
+            binary.path, arguments,
+            environment: environment, error: errorsFile)
+        let ended = process.finish(timeout: 600)
         let errors = (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? ""
-        return MeasuredRun(status: exitStatus, errors: errors, peakKiB: peak)
+        return MeasuredRun(status: ended.status, errors: errors, peakKiB: process.peakResidentBytes / 1024)
     }
 
     /// Writes about `bytes` of text: numbered lines of 6 to 24 words, some wider than the page.

@@ -21,7 +21,7 @@ struct ConcurrencyTests {
         // Released together once both are up.
         for child in children { child.send("go\n") }
         var runs: [ProcessRun] = []
-        for child in children { runs.append(try await child.finish()) }
+        for child in children { runs.append(await child.finish()) }
         for run in runs {
             #expect(run.status == 0, "\(run)")
             #expect(!run.standardError.contains("locked"), "\(run)")
@@ -46,7 +46,7 @@ struct ConcurrencyTests {
         var runs: [ProcessRun] = []
         for child in children {
             child.closeInput()
-            runs.append(try await child.finish())
+            runs.append(await child.finish())
         }
         for run in runs {
             #expect(run.status == 0, "\(run)")

@@ -30,57 +30,25 @@ struct TestFolder {
 typealias ProcessRun = Command.Result
 
 /// A child process started by a test, its output collected in files, stopped by its PID.
-final class ChildProcess: @unchecked Sendable {
-    let process = Process()
-    private let outputURL: URL
-    private let errorURL: URL
-    private let inputPipe = Pipe()
+final class ChildProcess: Sendable {
+    private let process: Command.Running
 
     /// Starts `executable` with `arguments` in `folder`; standard input is a pipe held open
     /// until `closeInput()` (or the end), so a child that waits for a line can be released.
     init(_ executable: URL, _ arguments: [String], in folder: TestFolder, environment: [String: String]? = nil) throws {
-        let id = UUID().uuidString
-        outputURL = folder.url.appendingPathComponent(".out-\(id)")
-        errorURL = folder.url.appendingPathComponent(".err-\(id)")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder.url
-        process.environment = environment ?? folder.environment
-        process.standardInput = inputPipe
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
+        process = try Command.start(
+            executable.path, arguments, environment: environment ?? folder.environment, in: folder.url, input: .pipe)
     }
 
     /// Writes `text` to the child's standard input.
-    func send(_ text: String) { inputPipe.fileHandleForWriting.write(Data(text.utf8)) }
+    func send(_ text: String) { process.input?.write(Data(text.utf8)) }
 
     /// Closes the child's standard input.
-    func closeInput() { try? inputPipe.fileHandleForWriting.close() }
+    func closeInput() { try? process.input?.close() }
 
-    /// Waits for the child to end (killing it by PID after `timeout`), then reads its output.
-    func finish(timeout: Duration = .seconds(120)) async throws -> ProcessRun {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            Issue.record("\(process.executableURL?.lastPathComponent ?? "child") did not end within \(timeout)")
-        }
-        closeInput()
-        process.waitUntilExit()
-        defer {
-            try? FileManager.default.removeItem(at: outputURL)
-            try? FileManager.default.removeItem(at: errorURL)
-        }
-        return ProcessRun(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
-    }
+    /// Waits for the child to end (killing it by PID after `timeout`, failing the test), then
+    /// reads its output.
+    func finish(timeout: Double = 120) async -> ProcessRun { await process.finish(timeout: timeout) }
 }
 
 /// Runs a program to its end in `folder` (with its environment unless another is given).

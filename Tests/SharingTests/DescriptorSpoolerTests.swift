@@ -460,18 +460,19 @@ enum SpoolBenchmark {
             // A pipe fed by `cat`.
             var ends: [Int32] = [-1, -1]
             guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
-            let feeder = Process()
-            feeder.executableURL = URL(fileURLWithPath: "/bin/cat")
-            feeder.arguments = [source]
-            feeder.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
+            // Close-on-exec: only `cat` gets the writing end, as its standard output.
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            let null = open("/dev/null", O_RDWR | O_CLOEXEC)
             sampler = ResidentSetSampler()
             start = Date()
-            try feeder.run()
+            let feeder = try Spawn.start(
+                "/bin/cat", [source], environment: ProcessInfo.processInfo.environment, input: null, output: ends[1], error: null)
+            close(null)
             close(ends[1])
             let spooledPipe = try await DescriptorSpooler.spool(ends[0], name: "pipe.bin", mimeType: nil, temporaryDirectory: spoolFolder)
             times[pipeWay, default: []].append(Date().timeIntervalSince(start))
             growth[pipeWay, default: []].append(sampler.stop())
-            feeder.waitUntilExit()
+            _ = Spawn.waitBlocking(feeder)
             close(ends[0])
             guard spooledPipe.byteCount == size else { throw POSIXError(.EIO) }
             spooledPipe.remove()
@@ -519,13 +520,9 @@ enum SpoolBenchmark {
     /// Runs `/bin/sh -c command` and returns how long it took.
     @discardableResult
     private static func shell(_ command: String) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
         let start = Date()
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw POSIXError(.EIO) }
+        let result = try Command.run("/bin/sh", ["-c", command], timeout: 600)
+        guard result.status == 0 else { throw POSIXError(.EIO) }
         return Date().timeIntervalSince(start)
     }
 }

@@ -22,33 +22,21 @@ struct AccountsCommandTests {
         // The shell traps SIGINT (its child gets the default action back) so that it lives on
         // after Ctrl-C to show the terminal's settings.
         let command = "trap : INT; " + quoted.joined(separator: " ") + "; status=$?; stty -a; exit $status"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         // -E always: the terminal echoes what is typed, as a person's does, unless share turns it off.
-        process.arguments = ["-q", "-e", "-E", "always", "-c", command, "/dev/null"]
-        process.currentDirectoryURL = sandbox.home
-        process.environment = ShareRunner.environment(sandbox, extra: ["SHELL": "/bin/sh", "TERM": "xterm"])
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        let screen = ScreenBuffer()
-        output.fileHandleForReading.readabilityHandler = { handle in screen.append(handle.availableData) }
-        try process.run()
-        defer { try? input.fileHandleForWriting.close() }
+        let process = try Command.start(
+            "/usr/bin/script", ["-q", "-e", "-E", "always", "-c", command, "/dev/null"],
+            environment: ShareRunner.environment(sandbox, extra: ["SHELL": "/bin/sh", "TERM": "xterm"]), in: sandbox.home,
+            input: .pipe)
+        defer { process.remove() }
         let deadline = Date().addingTimeInterval(180)
-        while !screen.text.contains("Token for mastodon: "), process.isRunning, Date() < deadline {
+        while !process.standardOutput.contains("Token for mastodon: "), process.isRunning, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)
         }
-        #expect(screen.text.contains("Token for mastodon: "), "no prompt: \(screen.text)")
-        input.fileHandleForWriting.write(Data(keys.utf8))
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { process.terminate() }
+        #expect(process.standardOutput.contains("Token for mastodon: "), "no prompt: \(process.standardOutput)")
+        process.input?.write(Data(keys.utf8))
+        if !process.wait(timeout: deadline.timeIntervalSinceNow) { process.kill(SIGTERM) }
         process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
-        screen.append(output.fileHandleForReading.readDataToEndOfFile())
-        return Screen(status: process.terminationStatus, transcript: screen.text)
+        return Screen(status: process.terminationStatus, transcript: process.standardOutput + process.standardError)
     }
 
     /// True when `stty -a`'s output in `transcript` has echo on (` echo `, not `-echo`).
@@ -196,13 +184,4 @@ struct AccountsCommandTests {
             "python3", ["-c", "import json, sys; rows = json.load(sys.stdin); print(len(rows))"], input: .data(Data(listed.output.utf8)))
         #expect(count == "3\n")
     }
-}
-
-/// What a pseudo-terminal has shown so far, filled from a pipe's handler thread.
-private final class ScreenBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-
-    func append(_ more: Data) { lock.withLock { data.append(more) } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }

@@ -75,59 +75,18 @@ struct MeasuredRun: CustomStringConvertible {
     var description: String { "\(run)--- peak \(peakBytes / 1_048_576) MiB" }
 }
 
-/// Runs a program the way LocalTestSupport's `Command.run` does, and also measures its memory.
+/// Runs a program with LocalTestSupport's `Command` and also measures its memory.
 enum MemoryMeter {
-    /// Runs `program` like `Command.run`, and also measures
-    /// its peak memory: the child is started with `posix_spawn` and reaped with `wait4`, whose
-    /// `ru_maxrss` is the high-water mark of the child's resident set (`VmHWM`, in KiB), for
-    /// that child alone. It runs in this process's working directory. A child still running
-    /// after `timeout` seconds is stopped by its PID.
+    /// Runs `program` like `Command.run`, and also measures its peak memory: the child's
+    /// `ru_maxrss` as `wait4` reports it when it is reaped, the high-water mark of its resident
+    /// set (`VmHWM`) for that child alone. It runs in this process's working directory. A child
+    /// still running after `timeout` seconds is stopped by its PID.
     static func runMeasuringMemory(
         _ program: String, _ arguments: [String], environment: [String: String],
         timeout: Double = 300, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> MeasuredRun {
-        let scratch = try TemporaryFolder("contacts-run")
-        defer { scratch.remove() }
-        let outputPath = scratch.file("stdout").path
-        let errorPath = scratch.file("stderr").path
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-
-        let deadline = Date().addingTimeInterval(timeout)
-        var status: Int32 = 0
-        var usage = rusage()
-        while true {
-            let reaped = wait4(pid, &status, WNOHANG, &usage)
-            if reaped == pid { break }
-            if reaped == -1, errno != EINTR { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECHILD) }
-            if Date() > deadline {
-                kill(pid, SIGKILL)
-                Issue.record("\(program) \(arguments) did not end within \(timeout) s", sourceLocation: sourceLocation)
-                _ = wait4(pid, &status, 0, &usage)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        // WIFEXITED / WEXITSTATUS, which Swift does not import.
-        let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        let run = Command.Result(
-            status: exitStatus,
-            standardOutput: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outputPath)), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errorPath)), as: UTF8.self))
-        return MeasuredRun(run: run, peakBytes: usage.ru_maxrss * 1024)
+        let process = try Command.start(program, arguments, environment: environment)
+        let run = await process.finish(timeout: timeout, sourceLocation: sourceLocation)
+        return MeasuredRun(run: run, peakBytes: process.peakResidentBytes)
     }
 }

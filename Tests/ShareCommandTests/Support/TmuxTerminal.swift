@@ -12,11 +12,11 @@ final class TmuxTerminal {
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String { try Self.run(["-L", socket] + arguments) }
 
-    /// Runs tmux and returns what it printed, by PID and through a file (`Spawn.run`): the
+    /// Runs tmux and returns what it printed, by PID and through a file (`Command.run`): the
     /// server that `new-session` starts keeps the client's descriptors.
     @discardableResult
     static func run(_ arguments: [String]) throws -> String {
-        try Spawn.run("/usr/bin/tmux", arguments, environment: ProcessInfo.processInfo.environment).text
+        try Command.run("/usr/bin/tmux", arguments).standardOutput
     }
 
     /// Starts `command` (shell words) in a `width`×`height` window. bash, because Ctrl-C on a

@@ -39,17 +39,10 @@ final class KeyringSession: @unchecked Sendable {
 
 /// `dbus-monitor` on a private bus, its output in a file; stopped by its process id.
 final class BusMonitor: @unchecked Sendable {
-    private let process = Process()
-    private let log: URL
+    private let process: Command.Running
 
     init(address: String) throws {
-        log = FileManager.default.temporaryDirectory.appendingPathComponent("social-bus-monitor-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["dbus-monitor", "--address", address, "--monitor"]
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try Command.start("/usr/bin/env", ["dbus-monitor", "--address", address, "--monitor"])
         // Monitoring has begun when the bus tells the monitor it lost its own name.
         for _ in 0..<100 where !text.contains("member=NameLost") { usleep(50_000) }
         guard text.contains("member=NameLost") else {
@@ -60,23 +53,21 @@ final class BusMonitor: @unchecked Sendable {
 
     deinit { stop() }
 
-    private var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    private var text: String { process.standardOutput }
 
     /// Stops the monitor (it writes each message as it sees it) and returns the method calls
     /// made on an `interface` (`org.freedesktop.Secret.Service`) as `Interface.Member` names.
     @discardableResult
     func stop(callsOn prefix: String = "org.freedesktop.Secret.") -> [String] {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.kill(SIGKILL)
+        process.waitUntilExit()
         let calls = text.split(separator: "\n").filter { $0.hasPrefix("method call ") }.compactMap { line -> String? in
             guard let interface = line.range(of: "interface="), let member = line.range(of: "; member=") else { return nil }
             let name = String(line[interface.upperBound..<member.lowerBound])
             guard name.hasPrefix(prefix) else { return nil }
             return (name.split(separator: ".").last.map(String.init) ?? name) + "." + line[member.upperBound...]
         }
-        try? FileManager.default.removeItem(at: log)
+        process.remove()
         return calls
     }
 }

@@ -12,8 +12,7 @@ final class PythonPeer: @unchecked Sendable {
     /// The first line the peer printed (its port, or another address).
     let firstLine: String
     let folder: URL
-    private let process: Process
-    private let input = Pipe()
+    private let process: Command.Running
 
     /// `Tests/Fixtures/social/` in this repository.
     static let fixtures = Fixture.folder.appendingPathComponent("social")
@@ -24,33 +23,24 @@ final class PythonPeer: @unchecked Sendable {
         let prelude = try String(contentsOf: Self.fixtures.appendingPathComponent("prelude.py"), encoding: .utf8)
         let script = try String(contentsOf: Self.fixtures.appendingPathComponent(fixture + ".py"), encoding: .utf8)
         folder = try TemporaryFolder.make("social-peer")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", prelude + "\n" + script] + arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        let errorLog = folder.appendingPathComponent("stderr.log")
-        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errorLog)
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        process = try Command.start(
+            "/usr/bin/env", ["python3", "-c", prelude + "\n" + script] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, in: folder, input: .pipe,
+            output: folder.appendingPathComponent("stdout.log"), error: folder.appendingPathComponent("stderr.log"))
+        // The first line is its port (or address); it may take a while (gnome-keyring).
+        let deadline = Date().addingTimeInterval(60)
+        var text = ""
+        while Date() < deadline {
+            text = process.standardOutput
+            if text.contains("\n") || !process.isRunning { break }
+            usleep(10_000)
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let first = String(text.split(separator: "\n").first ?? "")
+        let first = String(text.prefix { $0 != "\n" }).trimmingCharacters(in: .whitespaces)
         let port = Int(first) ?? 0
         guard printsPort ? port > 0 : !first.isEmpty else {
-            let log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
-            process.terminate()
-            try? input.fileHandleForWriting.close()
+            let log = process.standardError
+            process.kill(SIGTERM)
+            process.remove()
             process.waitUntilExit()
             throw PeerError("the peer did not start: \(text.debugDescription) \(log.suffix(2000))")
         }
@@ -69,18 +59,10 @@ final class PythonPeer: @unchecked Sendable {
 
     /// Stops the peer: SIGTERM to its pid, its standard input closed, SIGKILL after a grace period.
     func stop() {
-        if process.isRunning {
-            let pid = process.processIdentifier
-            kill(pid, SIGTERM)
-            try? input.fileHandleForWriting.close()
-            var waited = 0
-            while process.isRunning, waited < 100 {
-                usleep(50_000)
-                waited += 1
-            }
-            if process.isRunning { kill(pid, SIGKILL) }
-            process.waitUntilExit()
-        }
+        process.kill(SIGTERM)
+        process.remove()
+        if !process.wait(timeout: 5) { process.kill(SIGKILL) }
+        process.waitUntilExit()
         try? FileManager.default.removeItem(at: folder)
     }
 }

@@ -96,6 +96,6 @@ enum Samples {
 
 /// Runs a program to its end and returns what it wrote on standard output, then standard error.
 func output(of program: String, _ arguments: [String], environment: [String: String]) throws -> String {
-    let ended = try Spawn.run(program, arguments, environment: environment)
-    return ended.text + String(decoding: ended.standardError, as: UTF8.self)
+    let ended = try Command.run(program, arguments, environment: environment)
+    return ended.standardOutput + ended.standardError
 }
