@@ -19,13 +19,18 @@ public struct TwoFileTransfer {
         try pair.limitRate(megabitsPerSecond: 1)
     }
 
-    /// Waits until `receiver` holds the small file whole (the large one is still on its way).
+    /// Waits until `receiver` holds the small file whole (the large one is still on its way),
+    /// then a second more: the receiver writes the file before it answers the upload, and the
+    /// sender counts a file as delivered only once that answer is back over the slow link.
     /// - Returns: false after `timeout` seconds.
     public func waitUntilTheSmallOneArrived(at receiver: LocalSendPeer, timeout: Double = 30) async -> Bool {
         let received = receiver.downloads.appendingPathComponent("small.txt")
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if filesAreIdentical(small, received) { return true }
+            if filesAreIdentical(small, received) {
+                try? await Task.sleep(for: .seconds(1))
+                return true
+            }
             try? await Task.sleep(for: .milliseconds(50))
         }
         return false
