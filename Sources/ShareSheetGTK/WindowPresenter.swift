@@ -169,8 +169,10 @@ public final class WindowPresenter: Presenter {
     }
 
     public func dismiss(outcome: ShareOutcome, controller: ActivityViewController) {
-        let title = outcome.activityType.flatMap { type in controller.sheet.activities.first { $0.activityType == type } }?
-            .activityTitle
+        // A dismissal names no activity: the one that was running (and keeps its work) does.
+        let title =
+            outcome.activityType.flatMap { type in controller.sheet.activities.first { $0.activityType == type } }?
+            .activityTitle ?? (controller.interruptedActivity as? Activity)?.activityTitle
         // What the session may still act on stays on the working page, still for now.
         if holdsEndings, window != nil,
             controller.interruptedActivity != nil || (outcome.error as? ShareError).map({ $0.field != nil && $0.kind != .cancelled }) == true

@@ -78,6 +78,7 @@ struct SessionWindowTests {
             try await window.driver.click(name: "Cancel", role: "push button")
             try await window.driver.wait(name: "Kept small.txt (1 of 2)", role: "label")
             try await window.driver.wait(name: "It is on Desk Laptop.", role: "label")
+            try await window.driver.wait(name: "AirDrop", role: "label")
             try await desk.saveScreenshot("cancel-kept.png", of: window)
             try await window.driver.click(name: "Close", role: "push button")
             let run = try await window.finish()
