@@ -24,9 +24,12 @@ enum MIMEHeadersTarget {
         index < fields.count ? fields[index] : fallback
     }
 
-    /// Whitespace runs as one space, ends trimmed: what folding and unfolding may change.
+    /// Whitespace runs as one space, ends trimmed: what folding and unfolding may change. Split
+    /// by scalar, not by Character: a space followed by a combining mark is one Character
+    /// (" \u{0347}"), and GMime trims that space like any other.
     static func collapsed(_ text: String) -> String {
-        text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+        text.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            .map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
     }
 
     static func check(_ bytes: [UInt8]) {
