@@ -58,19 +58,9 @@ public struct ActivityFallback: Sendable, Equatable, Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(message, forKey: .message)
         try container.encode(hint, forKey: .hint)
-        try container.encode(setting?.description, forKey: .setting)
+        try container.encode(setting, forKey: .setting)
         try container.encode(fix, forKey: .fix)
         try container.encode(path, forKey: .path)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            message: try container.decode(String.self, forKey: .message),
-            hint: try container.decodeIfPresent(String.self, forKey: .hint),
-            setting: try container.decodeIfPresent(String.self, forKey: .setting).map(ShareError.Setting.init(wire:)),
-            fix: try container.decodeIfPresent(ShareError.Fix.self, forKey: .fix),
-            path: try container.decodeIfPresent(String.self, forKey: .path))
     }
 
     private enum CodingKeys: String, CodingKey { case message, hint, setting, fix, path }

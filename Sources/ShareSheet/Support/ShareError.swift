@@ -54,6 +54,16 @@ public struct ShareError: Error, Sendable, Equatable, CustomStringConvertible {
                 self.init(wire)
             }
         }
+
+        // Coded as its wire form (`"mail.smtp"`), as the JSON result and the D-Bus keys say it.
+        public init(from decoder: any Decoder) throws {
+            self.init(wire: try decoder.singleValueContainer().decode(String.self))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(description)
+        }
     }
 
     /// What kind of fix a person can make, for a front end to word as its own option, key,

@@ -86,29 +86,16 @@ public struct ShareResult: Codable, Sendable, Equatable {
             self.path = path
         }
 
-        // Every key always present, null when there is none, like every key of the result;
-        // the setting as its wire form (`mail.smtp`).
+        // Every key always present, null when there is none, like every key of the result.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(code, forKey: .code)
             try container.encode(message, forKey: .message)
             try container.encode(hint, forKey: .hint)
             try container.encode(field, forKey: .field)
-            try container.encode(setting?.description, forKey: .setting)
+            try container.encode(setting, forKey: .setting)
             try container.encode(fix, forKey: .fix)
             try container.encode(path, forKey: .path)
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(
-                code: try container.decode(ShareError.Kind.self, forKey: .code),
-                message: try container.decode(String.self, forKey: .message),
-                hint: try container.decodeIfPresent(String.self, forKey: .hint),
-                field: try container.decodeIfPresent(String.self, forKey: .field),
-                setting: try container.decodeIfPresent(String.self, forKey: .setting).map(ShareError.Setting.init(wire:)),
-                fix: try container.decodeIfPresent(ShareError.Fix.self, forKey: .fix),
-                path: try container.decodeIfPresent(String.self, forKey: .path))
         }
 
         private enum CodingKeys: String, CodingKey { case code, message, hint, field, setting, fix, path }
