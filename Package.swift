@@ -266,7 +266,7 @@ let package = Package(
         .testTarget(
             name: "ShareCommandTests",
             dependencies: [
-                "ShareCommand", "ShareSheetTerminal", "ShareSheetTesting", "ShareSheetUIKit", "ShareSheetBuiltins",
+                "ShareCommand", "ShareSheetSystem", "ShareSheetTerminal", "ShareSheetTesting", "ShareSheetUIKit", "ShareSheetBuiltins",
                 "LocalTestSupport", "share",
             ],
             exclude: ["__Snapshots__"]),

@@ -4,26 +4,31 @@ import ShareSheet
 import ShareSheetSystem
 import ShareSheetTerminal
 
-/// `share outbox list|show|flush|retry|remove`: the mail outbox (a Maildir under
-/// `$XDG_DATA_HOME/sharesheet/Outbox`) and the Messages outbox that Mail and Message queue into.
+/// `share outbox list|show|flush|retry|remove`: everything that waits to leave the machine —
+/// the mail outbox (a Maildir under `$XDG_DATA_HOME/sharesheet/Outbox`), the Messages outbox,
+/// and the share queue AirDrop, posting and share targets keep their shares in (SPEC §14).
 enum OutboxCommand: ShareSubcommand {
     static let spec = CommandSpec(
-        name: "outbox", summary: "the mail and text messages Mail and Message queued",
+        name: "outbox", summary: "the mail, text messages and shares that wait to be sent",
         about: "Mail waits in a Maildir under $XDG_DATA_HOME/sharesheet/Outbox when no server is set up or "
-            + "it cannot be reached; text messages when nothing could send them.",
+            + "it cannot be reached; text messages when nothing could send them; an AirDrop, a post or a share to "
+            + "a share target when the device, the network or the target's service is not there. The service "
+            + "sends them by itself when they can go.",
         actions: [
             ActionSpec(
-                name: "list", summary: "queued mail and text messages, oldest first",
+                name: "list", summary: "everything waiting, oldest first, with why it waits",
                 options: [JSONOutput.jsonOption, JSONOutput.prettyOption]),
-            ActionSpec(name: "show", operands: "ID", summary: "a queued message's headers (mail) or text"),
+            ActionSpec(name: "show", operands: "ID", summary: "a queued message's headers (mail), text, or share"),
             ActionSpec(
-                name: "flush", summary: "send every queued message once; failures stay queued",
+                name: "flush", summary: "send everything queued once; failures stay queued",
                 options: [
                     .value("--set", "FIELD=VALUE", "a Mail setting for this flush, such as smtp=URL", repeatable: true),
                     ShareOptions.quiet, ShareOptions.verbose,
                 ]),
-            ActionSpec(name: "retry", operands: "ID", summary: "queue an interrupted send again"),
-            ActionSpec(name: "remove", operands: "ID", summary: "delete a queued message"),
+            ActionSpec(
+                name: "retry", operands: "ID",
+                summary: "queue an interrupted send again; a queued share is sent now"),
+            ActionSpec(name: "remove", operands: "ID", summary: "delete a queued message or share"),
         ],
         examples: ["share outbox flush --set smtp=smtp://127.0.0.1:2525"])
 
@@ -33,6 +38,7 @@ enum OutboxCommand: ShareSubcommand {
         let directories = XDGDirectories(environment: context.environment)
         let mailOutbox = MailOutbox(directories: directories)
         let messageOutbox = MessageOutbox(directories: directories)
+        let queue = ShareQueue(directories: directories)
         let rest = parsed.operands
         var overrides: [String: String] = [:]
         for value in parsed.all("--set") {
@@ -44,7 +50,9 @@ enum OutboxCommand: ShareSubcommand {
         switch action.name {
         case "list":
             guard rest.isEmpty else { throw ShareError(.usage, "outbox list takes no operands") }
-            let listings = mailOutbox.entries().map(Listing.init) + messageOutbox.entries().map(Listing.init)
+            let listings =
+                mailOutbox.entries().map(OutboxListing.init) + messageOutbox.entries().map(OutboxListing.init)
+                + queue.entries().map(OutboxListing.init)
             if let format = try JSONOutput.format(parsed, command: "outbox list") {
                 try JSONOutput.write(listings, format: format, to: context)
                 return .success
@@ -54,15 +62,15 @@ enum OutboxCommand: ShareSubcommand {
                 context.standardOutput.write("The outbox is empty.\n")
                 return .success
             }
-            context.standardOutput.write(
-                listings.map { listing in
-                    let about = listing.kind == "mail" ? listing.subject ?? "(no subject)" : listing.preview ?? ""
-                    let recipients = listing.recipients.joined(separator: ", ")
-                    return "\(listing.id)  \(listing.kind)  \(listing.state)  \(recipients)  \(about)\n"
-                }.joined())
+            let now = Date()
+            context.standardOutput.write(listings.map { $0.line(now: now) }.joined())
             return .success
         case "show":
             let id = try single(rest, action: action.name)
+            if let entry = queue.entries().first(where: { $0.share.id == id }) {
+                context.standardOutput.write(QueueWords.details(of: entry))
+                return .success
+            }
             if let entry = messageOutbox.entries().first(where: { $0.id == id }) {
                 context.standardOutput.write(
                     "To: \(entry.message.recipients.joined(separator: ", "))\n\n\(entry.message.body)\n"
@@ -130,17 +138,37 @@ enum OutboxCommand: ShareSubcommand {
                     }
                 }
             }
+            let senders = QueueSenders.all(directories: directories, environment: context.environment)
+            let interrupted = Locked(false)
+            let watcher = context.catchesInterrupts ? InterruptWatcher { interrupted.withLock { $0 = true } } : nil
+            let flush = QueueFlush(queue: queue, senders: senders)
+            let queueOutcomes = try await background { flush.run(isCancelled: { interrupted.withLock { $0 } }) }
+            watcher?.stop()
+            for outcome in queueOutcomes {
+                if let error = outcome.error {
+                    failures.append(error)
+                    context.warn("outbox: kept \(outcome.share.id): \(error.message)")
+                } else {
+                    context.standardOutput.write(QueueWords.sent(outcome))
+                }
+            }
             guard let worst = failures.first else { return .success }
             let kind = failures.allSatisfy { $0.kind == .temporaryFailure } ? ShareError.Kind.temporaryFailure : worst.kind
             return Termination(
                 status: Termination.status(of: kind), message: "outbox: \(failures.count) message(s) kept in the outbox")
         case "retry":
-            try mailOutbox.retry(try single(rest, action: action.name))
-            return .success
+            let id = try single(rest, action: action.name)
+            guard let entry = queue.entries().first(where: { $0.share.id == id }) else {
+                try mailOutbox.retry(id)
+                return .success
+            }
+            return try await retry(entry, in: queue, context: context, directories: directories)
         case "remove":
             let id = try single(rest, action: action.name)
             if messageOutbox.entries().contains(where: { $0.id == id }) {
                 try messageOutbox.remove(id)
+            } else if queue.entries().contains(where: { $0.share.id == id }) {
+                try queue.remove(id)
             } else {
                 try mailOutbox.remove(id)
             }
@@ -150,74 +178,34 @@ enum OutboxCommand: ShareSubcommand {
         }
     }
 
-    /// One queued message, as `outbox list` prints it and `--json` encodes it.
-    struct Listing: Encodable {
-        /// The id the other actions take.
-        var id: String
-        /// `mail` or `sms`.
-        var kind: String
-        /// `queued`, `sending` or `interrupted` (a text message is always queued).
-        var state: String
-        var recipients: [String]
-        /// A mail's subject; null for a text message, or a mail without one.
-        var subject: String?
-        /// A text message's first line; null for a mail.
-        var preview: String?
-        /// When it was queued (ISO 8601, UTC), from the time its id begins with; null when the
-        /// id was not made by the outbox.
-        var created: String?
-
-        init(_ entry: MailOutbox.Entry) {
-            self.init(
-                id: entry.id, kind: "mail", state: entry.state.rawValue, recipients: entry.recipients,
-                subject: entry.subject.isEmpty ? nil : entry.subject, preview: nil)
-        }
-
-        init(_ entry: MessageOutbox.Entry) {
-            let preview = entry.message.body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            self.init(
-                id: entry.id, kind: "sms", state: "queued", recipients: entry.message.recipients, subject: nil,
-                preview: preview)
-        }
-
-        private init(id: String, kind: String, state: String, recipients: [String], subject: String?, preview: String?) {
-            self.id = id
-            self.kind = kind
-            self.state = state
-            self.recipients = recipients
-            self.subject = subject
-            self.preview = preview
-            created = Self.created(id: id)
-        }
-
-        /// Both outboxes name a message after the Unix time it was written (Maildir's
-        /// `SECONDS.M…`, and `sms-SECONDS.M…`).
-        private static func created(id: String) -> String? {
-            let name = id.hasPrefix("sms-") ? id.dropFirst(4) : Substring(id)
-            guard let dot = name.firstIndex(of: "."), let seconds = Int(name[..<dot]), seconds > 0 else { return nil }
-            return Date(timeIntervalSince1970: TimeInterval(seconds)).ISO8601Format()
-        }
-
-        // Every key present, null when empty: one shape for mail and text messages.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(state, forKey: .state)
-            try container.encode(recipients, forKey: .recipients)
-            try container.encode(subject, forKey: .subject)
-            try container.encode(preview, forKey: .preview)
-            try container.encode(created, forKey: .created)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case id, kind, state, recipients, subject, preview, created
-        }
-    }
-
     private static func single(_ operands: [String], action: String) throws -> String {
         guard operands.count == 1 else { throw ShareError(.usage, "outbox \(action) needs one ID (see share outbox list)") }
         return operands[0]
+    }
+
+    /// `retry ID` for a queued share: an interrupted one goes back in the queue, said as one that
+    /// may arrive twice; then it is sent now.
+    private static func retry(
+        _ entry: ShareQueue.Entry, in queue: ShareQueue, context: CommandContext, directories: XDGDirectories
+    ) async throws -> Termination {
+        let id = entry.share.id
+        if entry.state == .interrupted {
+            try queue.retry(id)
+            context.warn(
+                "outbox: \(id) was interrupted while it was being sent to \(entry.share.targetTitle): it may arrive twice")
+        }
+        let flush = QueueFlush(
+            queue: queue, senders: QueueSenders.all(directories: directories, environment: context.environment))
+        let outcome = try await background { flush.send(id) }
+        guard let outcome else {
+            // No sender for its kind here, or another process took it: it stays as it is.
+            return Termination(status: Termination.status(of: .temporaryFailure), message: "outbox: \(id) was not sent now")
+        }
+        if let error = outcome.error {
+            return Termination(status: Termination.status(of: error.kind), message: "outbox: kept \(id): \(error.message)")
+        }
+        context.standardOutput.write(QueueWords.sent(outcome))
+        return .success
     }
 
     /// Runs blocking work (network, disk) off the main actor.

@@ -364,13 +364,23 @@ public struct ShareQueue: Sendable {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        // To the microsecond: shares queued within one second keep their order.
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(timeFormat))
+        }
         return encoder
     }()
 
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            if let date = try? timeFormat.parse(text) { return date }
+            return try Date(text, strategy: .iso8601)
+        }
         return decoder
     }()
+
+    static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

@@ -1,0 +1,13 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+
+/// The senders of the share queue's kinds, each from its backend: what `share outbox flush`
+/// and the service's queue watcher send queued shares with.
+enum QueueSenders {
+    /// One sender per kind the command knows, reading settings from `directories` and
+    /// `environment`.
+    static func all(directories: XDGDirectories, environment: [String: String]) -> [any QueueSender] {
+        []
+    }
+}
