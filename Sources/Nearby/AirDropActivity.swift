@@ -8,7 +8,10 @@ import UniformTypes
 /// Discovery starts when the activity is picked and fills the interface's device field as
 /// devices answer; a device can also be given as `HOST[:PORT]` (`--to`), which is what works
 /// where multicast is blocked. Text goes as a LocalSend text message, everything else as files.
-/// A receiver that declines finishes the activity with `false`.
+/// A receiver that declines finishes the activity with `false`. A device that was named but is
+/// not there now (not found in time, or nothing answers at its address) does not fail the
+/// share: it is queued with its items (`AirDropQueueing`), finished as `.queued`, and sent when
+/// the device is back (`AirDropQueueSender`).
 public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
     private let givenDirectories: XDGDirectories?
     private let givenEnvironment: [String: String]?
@@ -230,37 +233,56 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
         progress.kind = .file  // counted in bytes of the files sent: the command shows size, rate and time left
         progress.isUpload = true  // then the receiver's answer: the command says it waits for it
         let steps = hostEnvironment.steps
+        let queue = ShareQueue(directories: givenDirectories ?? XDGDirectories(environment: givenEnvironment ?? hostEnvironment.variables))
         isSending = true
         let thread = Thread { [weak self] in
-            let outcome: Result<NearbySendResult, ShareError>
+            var outcome: Result<SendOutcome, ShareError>
             var reached: NearbyDevice?
             var delivered: (files: [String], of: Int)?
             do {
-                let device = try Self.resolve(
+                let device = try DeviceResolution.resolve(
                     target, discovery: discovery, settings: settings, identity: identity, expectedFingerprint: expectedFingerprint,
                     isCancelled: { stopped.withLock { $0 } })
                 reached = device
                 discovery?.stop()
-                let name = "'\(device.info.alias)' at \(Self.address(of: device))"
+                let name = "'\(device.info.alias)' at \(DeviceResolution.address(of: device))"
                 steps?.say("AirDrop: sending \(payloads.count) item(s) to \(name) (fingerprint \(device.info.fingerprint))")
                 let sender = NearbySender(device: device, identity: identity, settings: settings, progress: progress)
                 running.withLock { $0 = sender }
                 if stopped.withLock({ $0 }) { sender.cancel() }
                 defer { delivered = (sender.deliveredFiles, payloads.count) }
-                let result = try sender.send(payloads, previews: previews, pin: pin)
-                switch result {
-                case .delivered(let files) where files.isEmpty: steps?.say("AirDrop: \(name) showed the text")
-                case .delivered(let files): steps?.say("AirDrop: sent \(files.count) file(s) to \(name)")
-                case .declined: steps?.say("AirDrop: \(name) declined")
+                do {
+                    let result = try sender.send(payloads, previews: previews, pin: pin)
+                    switch result {
+                    case .delivered(let files) where files.isEmpty: steps?.say("AirDrop: \(name) showed the text")
+                    case .delivered(let files): steps?.say("AirDrop: sent \(files.count) file(s) to \(name)")
+                    case .declined: steps?.say("AirDrop: \(name) declined")
+                    }
+                    outcome = .success(.sent(result))
+                } catch let error as ShareError where error.kind == .unavailable && !sender.hasConnected {
+                    // Found, then gone before the transfer request reached it: nothing arrived.
+                    throw DeviceNotReached(error: error)
                 }
-                outcome = .success(result)
+            } catch let notReached as DeviceNotReached {
+                outcome = .failure(notReached.error)
+                if !stopped.withLock({ $0 }) {
+                    steps?.say("AirDrop: \(notReached.error.message); queueing the share")
+                    do {
+                        let queued = try AirDropQueueing.queue(
+                            payloads, target: target, device: reached, expectedFingerprint: expectedFingerprint,
+                            error: notReached.error, in: queue)
+                        outcome = .success(.queued(queued))
+                    } catch let error as ShareError {
+                        steps?.say("AirDrop: cannot queue it: \(error.message)")
+                    } catch {}
+                }
             } catch let error as ShareError {
                 outcome = .failure(error)
             } catch {
                 outcome = .failure(ShareError(.ioError, "AirDrop: \(error)"))
             }
             discovery?.stop()
-            let address = reached.map(Self.address(of:))
+            let address = reached.map(DeviceResolution.address(of:))
             let alias = reached?.info.alias
             let deliveredBeforeStop = delivered
             Task { @MainActor in
@@ -295,58 +317,33 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
         for waiter in waiting { waiter.resume() }
     }
 
-    /// The device's LocalSend address (`https://192.168.1.7:53317`), for `location`.
-    private nonisolated static func address(of device: NearbyDevice) -> String {
-        let host = device.host.contains(":") && !device.host.hasPrefix("[") ? "[\(device.host)]" : device.host
-        return "\(device.usesHTTPS ? "https" : "http")://\(host):\(device.port)"
+    /// How a send that threw nothing ended: sent (or declined), or queued for later.
+    private enum SendOutcome: Sendable {
+        case sent(NearbySendResult)
+        case queued(AirDropQueueing.Queued)
     }
 
-    private func finish(_ outcome: Result<NearbySendResult, ShareError>, to address: String?) {
+    private func finish(_ outcome: Result<SendOutcome, ShareError>, to address: String?) {
         switch outcome {
-        case .success(.delivered(let files)):
+        case .success(.sent(.delivered(let files))):
             returnedItems = files
             disposition = .sent
             location = address
             activityDidFinish(true)
-        case .success(.declined):
+        case .success(.sent(.declined)):
             activityDidFinish(false)
+        case .success(.queued(let queued)):
+            // Like mail without a server: kept, said in words, and sent when it can go.
+            returnedItems = [queued.entry.folder]
+            disposition = .queued
+            location = queued.entry.folder.path
+            fallback = ActivityFallback(message: queued.message, fix: .flushOutbox)
+            activityDidFinish(true)
         case .failure(let error) where error.kind == .cancelled:
             activityDidFinish(false)
         case .failure(let error):
             activityDidFail(error)
         }
-    }
-
-    /// The device `target` names: a discovered fingerprint or alias, or a typed address.
-    private nonisolated static func resolve(
-        _ target: String, discovery: NearbyDiscovery?, settings: NearbySettings, identity: NearbyIdentity,
-        expectedFingerprint: String?, isCancelled: () -> Bool
-    ) throws -> NearbyDevice {
-        if let device = discovery?.device(named: target) { return try check(device, expectedFingerprint) }
-        if let (host, port) = DirectAddress.parse(target) {
-            return try check(DirectAddress.contact(host: host, port: port, identity: identity, settings: settings), expectedFingerprint)
-        }
-        guard let discovery else {
-            throw ShareError(.unavailable, "AirDrop: \(target): discovery is switched off; give the device as HOST[:PORT]")
-        }
-        guard let device = discovery.waitForDevice(named: target, timeout: settings.discoveryTimeout, isCancelled: isCancelled) else {
-            if isCancelled() { throw ShareError(.cancelled, "AirDrop: cancelled") }
-            throw ShareError(
-                .unavailable,
-                "AirDrop: \(target): no such device nearby after \(Int(settings.discoveryTimeout)) s; multicast may be blocked, "
-                    + "so give the device's address", setting: .init("to"), fix: .chooseDevice)
-        }
-        return try check(device, expectedFingerprint)
-    }
-
-    private nonisolated static func check(_ device: NearbyDevice, _ expected: String?) throws -> NearbyDevice {
-        guard let expected, !expected.isEmpty else { return device }
-        guard device.fingerprint.uppercased() == expected else {
-            throw ShareError(
-                .unavailable, "AirDrop: \(device.info.alias) (\(device.host)): its fingerprint is not the one given",
-                setting: .init("fingerprint"))
-        }
-        return device
     }
 
     // MARK: Items

@@ -66,15 +66,29 @@ public enum DirectAddress {
     public static func contact(
         host: String, port: UInt16, identity: NearbyIdentity, settings: NearbySettings
     ) throws -> NearbyDevice {
+        do {
+            return try reach(host: host, port: port, identity: identity, settings: settings)
+        } catch let notReached as DeviceNotReached {
+            throw notReached.error
+        }
+    }
+
+    /// `contact`, saying apart a device that is not there now (`DeviceNotReached`: no
+    /// connection over either scheme) from one that answered wrongly (`ShareError`).
+    static func reach(
+        host: String, port: UInt16, identity: NearbyIdentity, settings: NearbySettings
+    ) throws -> NearbyDevice {
         let body = try JSONEncoder.localSend().encode(settings.deviceInfo(fingerprint: identity.fingerprint))
         let hostPart = host.contains(":") ? "[\(host)]" : host
         var lastProblem = "no answer"
+        var connected = false
         for scheme in ["https", "http"] {
             do {
                 let (answer, learned) = try CurlRequest.perform(
                     url: "\(scheme)://\(hostPart):\(port)\(LocalSend.registerPath)", body: .data(body),
                     contentType: "application/json", trust: scheme == "https" ? .learn : .plainHTTP,
                     clientIdentity: (identity.certificate, identity.key), connectTimeout: 5, totalTimeout: 10)
+                connected = true
                 guard answer.status == 200, var info = try? JSONDecoder().decode(DeviceInfo.self, from: answer.body) else {
                     lastProblem = "answered \(answer.status) to register"
                     continue
@@ -85,9 +99,12 @@ public enum DirectAddress {
                 info.port = port
                 return NearbyDevice(info: info, host: host)
             } catch {
+                if !error.isNoConnection { connected = true }
                 lastProblem = error.description
             }
         }
-        throw ShareError(.unavailable, "AirDrop: \(host):\(port): no LocalSend device answers there (\(lastProblem))")
+        let error = ShareError(.unavailable, "AirDrop: \(host):\(port): no LocalSend device answers there (\(lastProblem))")
+        if !connected { throw DeviceNotReached(error: error) }
+        throw error
     }
 }

@@ -18,6 +18,8 @@ public final class NearbyDiscovery: @unchecked Sendable {
 
     private struct State {
         var devices: [String: NearbyDevice] = [:]
+        /// When each device (by fingerprint) was last heard from: announced, answered or probed.
+        var lastSeen: [String: Date] = [:]
         var stopped = false
         var started = false
     }
@@ -91,9 +93,11 @@ public final class NearbyDiscovery: @unchecked Sendable {
         return device(named: name)
     }
 
-    /// The device found so far whose fingerprint, alias or address is `name`.
-    public func device(named name: String) -> NearbyDevice? {
-        let found = devices
+    /// The device found so far whose fingerprint, alias or address is `name`, heard from at
+    /// `since` or later when given: a device heard from recently is still nearby.
+    public func device(named name: String, heardSince since: Date? = nil) -> NearbyDevice? {
+        let (devices, lastSeen) = state.withLock { (Array($0.devices.values), $0.lastSeen) }
+        let found = since.map { since in devices.filter { (lastSeen[$0.fingerprint] ?? .distantPast) >= since } } ?? devices
         if let exact = found.first(where: { $0.fingerprint.caseInsensitiveCompare(name) == .orderedSame }) { return exact }
         if let alias = found.first(where: { $0.info.alias == name }) { return alias }
         if let alias = found.first(where: { $0.info.alias.caseInsensitiveCompare(name) == .orderedSame }) { return alias }
@@ -101,13 +105,21 @@ public final class NearbyDiscovery: @unchecked Sendable {
     }
 
     private func listen(on socket: MulticastSocket) {
-        // The LocalSend app announces at once, then after 0.5 s and 2 s; so do we.
+        // The LocalSend app announces at once, then after 0.5 s and 2 s; so do we. A discovery
+        // kept running (the service waiting for a queued AirDrop's device) announces again every
+        // `discoveryPeriod`: receivers answer announcements, so a device that comes back is
+        // heard from within one period even when its own announcement was missed.
         let start = Date()
         var pending: [Double] = [0, 0.5, 2]
+        var nextPeriodic = 2 + settings.discoveryPeriod
         while !isStopped {
             let elapsed = Date().timeIntervalSince(start)
             while let next = pending.first, next <= elapsed {
                 pending.removeFirst()
+                announce()
+            }
+            if elapsed >= nextPeriodic {
+                nextPeriodic += settings.discoveryPeriod
                 announce()
             }
             guard let (payload, sender) = socket.receive() else { continue }
@@ -127,6 +139,7 @@ public final class NearbyDiscovery: @unchecked Sendable {
     func record(_ device: NearbyDevice) {
         let isNew = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
+            state.lastSeen[device.fingerprint] = Date()
             var comparable = device.info
             comparable.announce = nil
             comparable.announcement = nil

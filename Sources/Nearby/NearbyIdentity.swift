@@ -138,6 +138,10 @@ public struct NearbySettings: Sendable {
     public var subnetScan: Bool = false
     /// How long a device named by alias or fingerprint is looked for before giving up (seconds).
     public var discoveryTimeout: Double = 10
+    /// How often a discovery that keeps running announces us again (seconds): receivers answer
+    /// an announcement, so a device that comes back is seen within one period. The service
+    /// keeps discovery running this way while a queued AirDrop waits for its device.
+    public var discoveryPeriod: Double = 30
     /// The TCP port our own server listens on.
     public var port: UInt16 = LocalSend.defaultPort
     /// The UDP port discovery uses.
@@ -159,6 +163,9 @@ public struct NearbySettings: Sendable {
         if configuration.bool("subnet-scan", in: "nearby") == true { subnetScan = true }
         if let seconds = configuration.string("discovery-timeout", in: "nearby").flatMap(Double.init), seconds > 0 {
             discoveryTimeout = seconds
+        }
+        if let seconds = configuration.string("discovery-period", in: "nearby").flatMap(Double.init), seconds > 0 {
+            discoveryPeriod = max(seconds, 0.5)
         }
         if let value = configuration.integer("port", in: "nearby"), let port = UInt16(exactly: value) { self.port = port }
         if let value = configuration.integer("multicast-port", in: "nearby"), let port = UInt16(exactly: value) {

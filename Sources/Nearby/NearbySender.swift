@@ -33,10 +33,16 @@ public final class NearbySender: @unchecked Sendable {
     private let cancelled = Locked(false)
     private let session = Locked<String?>(nil)
     private let delivered = Locked<[String]>([])
+    private let connected = Locked(false)
 
     /// The labels of the files the receiver has taken whole so far, in the order they finished:
     /// after a cancel, what reached the device (a LocalSend receiver keeps finished files).
     public var deliveredFiles: [String] { delivered.withLock { $0 } }
+
+    /// False until a request has connected to the device: a send that failed before then
+    /// (connection refused, host unreachable, connect timed out) gave it nothing, and can go
+    /// again later as a whole.
+    var hasConnected: Bool { connected.withLock { $0 } }
 
     /// Bytes sent so far and in all; updated while files upload.
     public let progress: Progress
@@ -173,13 +179,16 @@ public final class NearbySender: @unchecked Sendable {
     ) throws(ShareError) -> HTTPAnswer {
         if isCancelled { throw ShareError(.cancelled, "AirDrop: cancelled") }
         do {
-            return try CurlRequest.perform(
+            let answer = try CurlRequest.perform(
                 url: url, body: body, contentType: contentType, trust: device.trust,
                 clientIdentity: (identity.certificate, identity.key), onProgress: { [cancelled] sent in
                     !cancelled.withLock { $0 } && onProgress(sent)
                 }
             ).answer
+            connected.withLock { $0 = true }
+            return answer
         } catch {
+            if !error.isNoConnection { connected.withLock { $0 = true } }
             switch error.reason {
             case .cancelled: throw ShareError(.cancelled, "AirDrop: cancelled")
             case .unreadable(let message): throw ShareError(.noInput, "AirDrop: \(message)")

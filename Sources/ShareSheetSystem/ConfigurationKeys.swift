@@ -54,6 +54,7 @@ public enum ConfigurationKeys {
                 .init("enabled", "true", "false turns discovery off: only HOST[:PORT] addresses work"),
                 .init("subnet-scan", "false", "true also asks every address of the local subnets"),
                 .init("discovery-timeout", "10", "seconds to look for a device named by alias or fingerprint"),
+                .init("discovery-period", "30", "seconds between announcements while a queued AirDrop waits for its device"),
                 .init("port", "53317", "the TCP port of our own LocalSend server"),
                 .init("multicast-port", "53317", "the UDP port of discovery"),
                 .init("parallel-uploads", "3", "how many files go up at once (1 to 16)"),

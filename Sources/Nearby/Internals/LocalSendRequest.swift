@@ -34,6 +34,14 @@ struct TransferError: Error, Sendable, CustomStringConvertible {
 
     var reason: Reason
 
+    /// True when no connection was made at all: the name does not resolve, the connection is
+    /// refused or the host unreachable, or the connect timed out. Nothing reached the device,
+    /// so the device is not there now rather than refusing or failing.
+    var isNoConnection: Bool {
+        guard case .curl(let code, _) = reason else { return false }
+        return [CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT].map { Int32($0.rawValue) }.contains(code)
+    }
+
     var description: String {
         switch reason {
         case .fingerprintMismatch(let expected, let actual):

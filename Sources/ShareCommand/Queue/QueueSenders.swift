@@ -1,4 +1,5 @@
 import Foundation
+import Nearby
 import ShareSheet
 import ShareSheetSystem
 
@@ -8,6 +9,8 @@ enum QueueSenders {
     /// One sender per kind the command knows, reading settings from `directories` and
     /// `environment`.
     static func all(directories: XDGDirectories, environment: [String: String]) -> [any QueueSender] {
-        []
+        [
+            AirDropQueueSender(directories: directories, environment: environment),
+        ]
     }
 }

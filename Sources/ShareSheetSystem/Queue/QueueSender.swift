@@ -13,6 +13,21 @@ public protocol QueueSender: Sendable {
     func send(_ entry: ShareQueue.Entry, isCancelled: @escaping @Sendable () -> Bool) throws -> QueueSendResult
 }
 
+/// Thrown by a sender when the entry cannot go by itself any more, only when a person sends it
+/// (a receiver that asks for a PIN, which is never stored): it stays queued with `reason` as
+/// why it waits, and queue watchers leave it alone until it is sent by hand.
+public struct QueueWaitsForPerson: Error, Sendable {
+    /// Why it waits now, as a sentence that says what the person does.
+    public var reason: String
+    /// What the attempt ran into, kept as the entry's last error.
+    public var error: ShareError
+
+    public init(reason: String, error: ShareError) {
+        self.reason = reason
+        self.error = error
+    }
+}
+
 /// How a send of a queued share ended when nothing was thrown.
 public enum QueueSendResult: Sendable, Equatable {
     case delivered
@@ -33,6 +48,8 @@ public struct QueueFlush: Sendable {
         /// Nil when delivered or declined.
         public var error: ShareError?
         public var declined: Bool
+        /// True when the sender said only a person can send it now (`QueueWaitsForPerson`).
+        public var waitsForPerson = false
     }
 
     public init(queue: ShareQueue, senders: [any QueueSender]) {
@@ -75,6 +92,11 @@ public struct QueueFlush: Sendable {
             let result = try sender.send(claim.entry, isCancelled: isCancelled)
             queue.finish(claim)
             return Outcome(share: claim.entry.share, error: nil, declined: result == .declined)
+        } catch let wait as QueueWaitsForPerson {
+            queue.release(claim, reason: wait.reason, error: wait.error.message)
+            var share = claim.entry.share
+            share.reason = wait.reason
+            return Outcome(share: share, error: wait.error, declined: false, waitsForPerson: true)
         } catch {
             let shareError = error as? ShareError ?? ShareError(.ioError, "\(error)")
             queue.release(claim, error: shareError.message)
