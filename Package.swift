@@ -103,7 +103,7 @@ let package = Package(
 
         // What every backend needs from the desktop: XDG folders, the configuration file,
         // atomic writes.
-        .target(name: "ShareSheetSystem", dependencies: ["ShareSheet", "CGIO", "GLibErrors"]),
+        .target(name: "ShareSheetSystem", dependencies: ["ShareSheet", "CGIO", "GLibErrors", "GSignals"]),
 
         // The UI-prefixed names, so UIKit share code ports by changing one import.
         // Its UIActivityViewController initializer offers every built-in, as on iOS.

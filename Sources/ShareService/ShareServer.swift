@@ -37,6 +37,7 @@ public final class ShareServer {
     private var generatedTokens = 0
     private var ending: CheckedContinuation<Int32, Never>?
     private var status: Int32 = 0
+    private let keepsRunning: @MainActor () -> Bool
 
     /// Makes the service.
     /// - Parameters:
@@ -44,8 +45,14 @@ public final class ShareServer {
     ///   - front: the descriptor of the socket to the front that started this service; the
     ///     service then replaces the front as the name's owner and serves what it took.
     ///   - warn: says a line on standard error (the service has no one else to tell).
-    public init(host: ShareHost, idleTime: Duration = .seconds(30), front: Int32? = nil, warn: @escaping (String) -> Void) {
+    ///   - keepsRunning: asked at the idle deadline: true puts the exit off by another idle
+    ///     time (the queue watcher, while shares wait for a condition it watches).
+    public init(
+        host: ShareHost, idleTime: Duration = .seconds(30), front: Int32? = nil, warn: @escaping (String) -> Void,
+        keepsRunning: @escaping @MainActor () -> Bool = { false }
+    ) {
         self.host = host
+        self.keepsRunning = keepsRunning
         self.idleTime = idleTime
         self.frontDescriptor = front
         self.warn = warn
@@ -291,6 +298,10 @@ public final class ShareServer {
                 let due = self.lastUse + idleTime
                 if due > .now {
                     deadline = due
+                    continue
+                }
+                if self.keepsRunning() {
+                    deadline = .now + idleTime
                     continue
                 }
                 self.idleTimer = nil

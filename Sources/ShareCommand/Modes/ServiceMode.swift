@@ -1,16 +1,53 @@
 import Foundation
+import Nearby
 import ShareService
+import ShareSheetSystem
 import Sharing
 
 extension Runner {
     /// `share --service`: the share service on the session bus until it has been idle for
-    /// `SHARESHEET_SERVICE_IDLE_SECONDS` (30 by default).
+    /// `SHARESHEET_SERVICE_IDLE_SECONDS` (30 by default), sending queued shares by itself
+    /// meanwhile (`QueueWatcher`).
+    ///
+    /// Idle with shares waiting for a condition the watcher can see come true (a device, the
+    /// network, a bus name), the service stays up for them, but not forever: at most
+    /// `SHARESHEET_SERVICE_QUEUE_SECONDS` (an hour by default) from when they started waiting,
+    /// then it exits as usual and they stay queued for the next service or `share outbox flush`.
+    /// A share only a person can send (a receiver's PIN) keeps nothing up.
     func serveOnTheBus() async -> Termination {
         let seconds = context.environment["SHARESHEET_SERVICE_IDLE_SECONDS"].flatMap(Double.init) ?? 30
+        let watcher = queueWatcher()
+        let waitLimit = context.environment["SHARESHEET_SERVICE_QUEUE_SECONDS"].flatMap(Double.init) ?? 3600
         let server = ShareServer(
-            host: host, idleTime: .milliseconds(Int(seconds * 1000)), front: frontDescriptor(), warn: { context.warn($0) })
+            host: host, idleTime: .milliseconds(Int(seconds * 1000)), front: frontDescriptor(), warn: { context.warn($0) },
+            keepsRunning: {
+                guard watcher.isWaiting, let since = watcher.waitingSince else { return false }
+                return ContinuousClock.now - since < .milliseconds(Int(waitLimit * 1000))
+            })
+        watcher.start()
         let status = await server.run()
+        watcher.stop()
         return Termination(status: status, message: nil)
+    }
+
+    /// The watcher of the share queue with each kind's sender and what tells when each kind
+    /// of condition holds. `SHARESHEET_QUEUE_RETRY_SECONDS` (300 by default) is its safety net:
+    /// every entry is tried at least that often.
+    private func queueWatcher() -> QueueWatcher {
+        let directories = XDGDirectories(environment: context.environment)
+        let flush = QueueFlush(
+            queue: ShareQueue(directories: directories),
+            senders: QueueSenders.all(directories: directories, environment: context.environment))
+        let retry = context.environment["SHARESHEET_QUEUE_RETRY_SECONDS"].flatMap(Double.init) ?? 300
+        let context = self.context
+        return QueueWatcher(
+            flush: flush,
+            watches: [
+                NearbyPresence(directories: directories, environment: context.environment, warn: { context.warn($0) }),
+                NetworkAvailability(),
+                BusNamePresence(warn: { context.warn($0) }),
+            ],
+            retryInterval: max(1, retry), log: { context.warn($0) })
     }
 
     /// The socket to the front (`sharesheet-service`) that started this service, named by
