@@ -27,6 +27,12 @@ struct SenderTests {
         try ShareTool.run(arguments, namespace: pair.ours, home: folder.appendingPathComponent("us"), extraEnvironment: environment)
     }
 
+    /// What `share outbox list --json` prints for our side: `[]` when nothing was queued. A
+    /// receiver that said no, wants a PIN or is not who it claims fails the share; it never waits.
+    private func outbox(in pair: NetworkPair, folder: URL) throws -> String {
+        try share(["outbox", "list", "--json"], in: pair, folder: folder).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @Test("a text found by discovery arrives as the same bytes")
     func textByDiscovery() throws {
         try withPeer { pair, daemon, folder in
@@ -101,6 +107,7 @@ struct SenderTests {
             #expect(result.status == 69, "\(result)")
             #expect(result.standardError.contains("not the one it announced"), "\(result)")
             #expect(daemon.receivedFiles().isEmpty)
+            #expect(try outbox(in: pair, folder: folder) == "[]")
             // The same file to the same address under the fingerprint the certificate really has.
             let good = try share(["--activity", "airdrop", "--to", daemon.fingerprint, file.path], in: pair, folder: folder)
             #expect(good.status == 0, "\(good)")
@@ -121,6 +128,7 @@ struct SenderTests {
             #expect(result.standardOutput.contains("\"disposition\":\"failed\""), "\(result)")
             #expect(result.standardError.contains("AirDrop did not complete"), "\(result)")
             #expect(daemon.receivedFiles().isEmpty)
+            #expect(try outbox(in: pair, folder: folder) == "[]")
         }
     }
 
@@ -136,6 +144,7 @@ struct SenderTests {
             #expect(wrong.status == 64, "\(wrong)")
             #expect(wrong.standardError.contains("did not accept the PIN"), "\(wrong)")
             #expect(daemon.receivedFiles().isEmpty)
+            #expect(try outbox(in: pair, folder: folder) == "[]")
             let right = try share(["--activity", "airdrop", "--to", daemon.alias, "--set", "pin=4711", file.path], in: pair, folder: folder)
             #expect(right.status == 0, "\(right)")
             #expect(daemon.receivedFiles() == ["report.pdf"])
@@ -151,6 +160,8 @@ struct SenderTests {
             let byName = try share(["--activity", "airdrop", "--to", daemon.alias, "--text", "hi"], in: pair, folder: folder)
             #expect(byName.status == 69, "\(byName)")
             #expect(byName.standardError.contains("discovery is switched off"), "\(byName)")
+            // A name can never be found with discovery off: failing says so, waiting would not help.
+            #expect(try outbox(in: pair, folder: folder) == "[]")
             let byAddress = try share(["--activity", "airdrop", "--to", pair.theirAddress, "--text", "hi"], in: pair, folder: folder)
             #expect(byAddress.status == 0, "\(byAddress)")
         }

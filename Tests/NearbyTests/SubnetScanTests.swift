@@ -20,10 +20,14 @@ struct SubnetScanTests {
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try "[nearby]\ndiscovery-timeout=4\n".write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
 
+        // Not found without the scan: the text waits in the queue for the device (75).
         let withoutScan = try ShareTool.run(
             ["--activity", "airdrop", "--to", daemon.alias, "--text", "one"], namespace: pair.ours, home: home)
-        #expect(withoutScan.status == 69, "\(withoutScan)")
-        #expect(withoutScan.standardError.contains("no such device nearby"), "\(withoutScan)")
+        #expect(withoutScan.status == 75, "\(withoutScan)")
+        #expect(withoutScan.standardError.contains("\(daemon.alias) is not nearby; the text will go when it is."), "\(withoutScan)")
+        let queued = try ShareTool.run(["outbox", "list"], namespace: pair.ours, home: home)
+        #expect(queued.standardOutput.contains("airdrop  queued  \(daemon.alias)  a text"), "\(queued)")
+        #expect(daemon.receivedFiles().isEmpty)
 
         let withScan = try ShareTool.run(
             ["--activity", "airdrop", "--to", daemon.alias, "--set", "scan=subnet", "--text", "two"], namespace: pair.ours, home: home)

@@ -20,7 +20,7 @@ final class AirDropFolderTests {
 
     @Test("refused with one line naming the folder, exit 66, before any device is looked for")
     func folderIsRefused() async throws {
-        // An address nothing listens on: were the folder not refused first, this would fail as unreachable (69).
+        // An address nothing listens on: were the folder not refused first, the share would be queued for it (75).
         let port = try Loopback.freePort()
         let run = try await ShareBinary.run(["--activity", "airdrop", "--to", "127.0.0.1:\(port)", "photos"], in: folder, timeout: 30)
         #expect(run.status == 66, "\(run)")
