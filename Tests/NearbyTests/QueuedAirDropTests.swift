@@ -160,6 +160,38 @@ struct QueuedAirDropTests {
         #expect(receiver.receivedFiles().isEmpty)
     }
 
+    @Test("idle, the service stays up while an AirDrop waits for its device, up to SHARESHEET_SERVICE_QUEUE_SECONDS; it stays queued after")
+    func serviceStaysUpWhileSharesWait() async throws {
+        let home = try Self.home("queued-airdrop-idle")
+        defer { home.remove() }
+        let pair = try NetworkPair()
+        defer { pair.remove() }
+        let photo = try Self.photo(in: home)
+        let queued = try await Self.share(["--activity", "airdrop", "--to", "Ana's Pixel", photo.path], home: home, pair: pair)
+        #expect(queued.status == 75, "\(queued.standardError)")
+
+        let bus = try ServiceBus.start(home: home)
+        defer { bus.stop() }
+        let began = Date()
+        let service = try Share.start(
+            ["--service"], home: home,
+            extra: [
+                "DBUS_SESSION_BUS_ADDRESS": bus.address, "SHARESHEET_SERVICE_IDLE_SECONDS": "1",
+                "SHARESHEET_SERVICE_QUEUE_SECONDS": "5",
+            ],
+            namespace: pair.ours)
+        // Idle for 1 s but something waits: still up well after that.
+        try await Task.sleep(for: .seconds(3))
+        var status: Int32 = 0
+        #expect(waitpid(service.pid, &status, WNOHANG) == 0, "the service exited while a share waited for its device")
+        let ended = try await Share.finish(service, timeout: 30)
+        let lasted = Date().timeIntervalSince(began)
+        #expect(ended.status == 0, "\(ended.standardError)")
+        #expect(lasted >= 5 && lasted < 15, "the service lasted \(lasted) s")
+        let waiting = try await Self.outbox(home)
+        #expect(waiting.count == 1 && waiting.first?["state"] as? String == "queued", "\(waiting)")
+    }
+
     static func errors(of started: Share.Started) -> String {
         (try? String(contentsOf: started.error, encoding: .utf8)) ?? ""
     }

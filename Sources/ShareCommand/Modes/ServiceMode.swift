@@ -12,8 +12,9 @@ extension Runner {
     /// Idle with shares waiting for a condition the watcher can see come true (a device, the
     /// network, a bus name), the service stays up for them, but not forever: at most
     /// `SHARESHEET_SERVICE_QUEUE_SECONDS` (an hour by default) from when they started waiting,
-    /// then it exits as usual and they stay queued for the next service or `share outbox flush`.
-    /// A share only a person can send (a receiver's PIN) keeps nothing up.
+    /// then it exits as usual (never in the middle of a send) and they stay queued for the next
+    /// service or `share outbox flush`. A share only a person can send (a receiver's PIN) keeps
+    /// nothing up.
     func serveOnTheBus() async -> Termination {
         let seconds = context.environment["SHARESHEET_SERVICE_IDLE_SECONDS"].flatMap(Double.init) ?? 30
         let watcher = queueWatcher()
@@ -21,6 +22,8 @@ extension Runner {
         let server = ShareServer(
             host: host, idleTime: .milliseconds(Int(seconds * 1000)), front: frontDescriptor(), warn: { context.warn($0) },
             keepsRunning: {
+                // Never in the middle of a send: the entry would be left interrupted.
+                if watcher.isSending { return true }
                 guard watcher.isWaiting, let since = watcher.waitingSince else { return false }
                 return ContinuousClock.now - since < .milliseconds(Int(waitLimit * 1000))
             })

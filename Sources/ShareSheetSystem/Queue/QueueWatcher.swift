@@ -65,6 +65,9 @@ public final class QueueWatcher {
     /// sent): what keeps the service from its idle exit.
     public var isWaiting: Bool { sendingID != nil || tracked.values.contains { !$0.waitsForPerson } }
 
+    /// True while an entry is being sent: ending the process now would leave it interrupted.
+    public var isSending: Bool { sendingID != nil }
+
     /// Since when `isWaiting` has been true without a break; nil while it is false.
     public private(set) var waitingSince: ContinuousClock.Instant?
 
