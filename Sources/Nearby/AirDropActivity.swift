@@ -272,9 +272,12 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
                             payloads, target: target, device: reached, expectedFingerprint: expectedFingerprint,
                             error: notReached.error, in: queue)
                         outcome = .success(.queued(queued))
-                    } catch let error as ShareError {
-                        steps?.say("AirDrop: cannot queue it: \(error.message)")
-                    } catch {}
+                    } catch {
+                        // Said with why it failed: nothing waits for the device.
+                        let message = (error as? ShareError)?.message ?? "\(error)"
+                        outcome = .failure(
+                            ShareError(.ioError, "\(notReached.error.message); it could not be kept to send later: \(message)"))
+                    }
                 }
             } catch let error as ShareError {
                 outcome = .failure(error)
