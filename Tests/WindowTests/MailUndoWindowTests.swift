@@ -91,4 +91,24 @@ struct MailUndoWindowTests {
             #expect(outbox(desk).isEmpty, "\(outbox(desk))")
         }
     }
+
+    @Test("closing the window while the mail waits sends it at once, as the page says: never lost, never left behind")
+    func closingSendsNow() async throws {
+        try await WindowDesk.with { desk in
+            let peer = try SMTPPeer(in: desk.home.root)
+            defer { peer.stop() }
+            try configure(desk, port: peer.port, undoSeconds: 120)
+            let (notes, _) = try desk.notesAndPhoto()
+            let window = try desk.startShare(["--to", "bo@example.com", notes.path])
+            try await window.driver.click(name: "Mail", role: "push button")
+            try await window.driver.click(name: "Send", role: "push button")
+            try await window.driver.wait(name: "Undo", role: "push button")
+            try await window.driver.key("Escape")
+            // Well before the 120 s: closing did not wait them out.
+            let run = try await window.finish(timeout: 45)
+            #expect(run.status == 0, "share: \(run.standardError)")
+            #expect(peer.received.count == 1)
+            #expect(outbox(desk).isEmpty, "\(outbox(desk))")
+        }
+    }
 }
