@@ -78,16 +78,10 @@ enum OutboxCommand: ShareSubcommand {
                 return .success
             }
             let entry = try mailOutbox.entry(id)
-            let handle = try FileHandle(forReadingFrom: entry.url)
-            defer { try? handle.close() }
-            var header = Data()
-            while header.firstRange(of: Data("\n\n".utf8)) == nil, let chunk = try handle.read(upToCount: 16384), !chunk.isEmpty {
-                header.append(chunk)
-            }
-            if let end = header.firstRange(of: Data("\n\n".utf8)) { header = header.prefix(end.lowerBound + 1) }
+            let header = try mailOutbox.headerText(of: entry)
             context.standardOutput.write(
                 "Id: \(entry.id)\nState: \(entry.state.rawValue)\nFile: \(entry.url.path)\nSize: \(entry.size) bytes\n\n"
-                    + String(decoding: header, as: UTF8.self))
+                    + header)
             return .success
         case "flush":
             guard rest.isEmpty else { throw ShareError(.usage, "outbox flush takes no operands") }
