@@ -50,8 +50,10 @@ enum OutboxCommand: ShareSubcommand {
         switch action.name {
         case "list":
             guard rest.isEmpty else { throw ShareError(.usage, "outbox list takes no operands") }
+            let reasons = OutboxListing.Reasons(configuration: try? Configuration.load(from: directories))
             let listings =
-                mailOutbox.entries().map(OutboxListing.init) + messageOutbox.entries().map(OutboxListing.init)
+                mailOutbox.entries().map { OutboxListing($0, reasons: reasons) }
+                + messageOutbox.entries().map { OutboxListing($0, reasons: reasons) }
                 + queue.entries().map(OutboxListing.init)
             if let format = try JSONOutput.format(parsed, command: "outbox list") {
                 try JSONOutput.write(listings, format: format, to: context)
