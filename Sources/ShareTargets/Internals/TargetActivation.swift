@@ -14,8 +14,9 @@ struct TargetNotRunning: Error {
 }
 
 extension TargetBusCall {
-    /// Makes sure the target's name has an owner before `Share` is called, starting its service
-    /// when the bus knows one (`StartServiceByName`; at once when it already runs).
+    /// Makes sure the target's name has an owner before `Share` is called: when it has none,
+    /// the bus starts its service (`StartServiceByName`, which the bus answers "unknown" for a
+    /// name without a service file even while someone owns it, hence `NameHasOwner` first).
     ///
     /// The one step that tells "not running" from "failed": when `Share` itself fails the
     /// target had the items and may have acted on them, so that failure is never queued; a
@@ -23,11 +24,17 @@ extension TargetBusCall {
     /// - Throws: `TargetNotRunning` when there is no service to start, it could not start, or
     ///   it did not take its name in time; `ShareError(.cancelled)` when cancelled.
     func activate(_ connection: DBusConnection, cancellable: TargetCancellation) throws {
+        let wait = Duration.milliseconds(Int64(min(timeout * 1000, Double(Int32.max))))
         do throws(GLibError) {
+            let owned = try connection.callSync(
+                "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                method: "NameHasOwner", arguments: .tuple([.string(busName)]), replyType: "(b)", timeout: wait,
+                cancellable: cancellable)
+            if owned.children.first?.bool == true { return }
             _ = try connection.callSync(
                 "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 method: "StartServiceByName", arguments: .tuple([.string(busName), .uint32(0)]), replyType: "(u)",
-                timeout: .milliseconds(Int64(min(timeout * 1000, Double(Int32.max)))), cancellable: cancellable)
+                timeout: wait, cancellable: cancellable)
         } catch {
             guard let reason = notRunning(error) else { throw failure(error) }
             throw TargetNotRunning(busName: busName, error: reason)
