@@ -125,6 +125,21 @@ struct PostQueueTests {
         #expect(try outbox(sandbox).isEmpty)
     }
 
+    @Test("a server name that does not resolve is said as being offline, and the post waits for the network")
+    func unresolvedNameSaysOffline() throws {
+        let sandbox = try Sandbox()
+        // .invalid never resolves (RFC 6761).
+        try sandbox.writeConfiguration("[mastodon]\ninstance=http://sharesheet-test.invalid\n")
+        let posted = try share(["--activity", "mastodon", "--text", "On the train"], sandbox)
+        #expect(posted.status == 75, "\(posted)")
+        #expect(
+            posted.error.contains(
+                "You seem to be offline (sharesheet-test.invalid's name does not resolve); the post will go when you are back online."),
+            "\(posted.error)")
+        let queued = try outbox(sandbox)
+        #expect(queued.count == 1 && queued.first?["recipients"] as? [String] == ["your Mastodon account on sharesheet-test.invalid"])
+    }
+
     @Test("a refused token (401) is not queued: it fails as before, exit 78")
     func refusedTokenIsNotQueued() async throws {
         let server = try await MastodonMock()

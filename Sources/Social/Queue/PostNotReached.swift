@@ -29,14 +29,15 @@ struct PostNotReached: Error {
 
     /// Why the post waits, as a sentence for the queue's list.
     var reason: String {
-        offline ? "This computer was offline." : "\(server) could not be reached."
+        offline ? "\(server)'s name did not resolve: this computer seemed to be offline." : "\(server) could not be reached."
     }
 
-    /// What the sheet says instead of a failure.
+    /// What the sheet says instead of a failure. A name that does not resolve is said as being
+    /// offline, with the name, since a misspelled server fails the same way.
     var fallback: ActivityFallback {
         let message =
             offline
-            ? "You are offline; the post will go when you are back online."
+            ? "You seem to be offline (\(server)'s name does not resolve); the post will go when you are back online."
             : "\(server) cannot be reached now; the post will go when it can."
         return ActivityFallback(message: message, fix: .flushOutbox)
     }
