@@ -62,6 +62,47 @@ struct X11ClipboardTests {
         #expect(try xclipOutput("image/png", display: display.display).data == large)
     }
 
+    @Test("20 copies, each asked for TARGETS by a program that leaves before the answer (a GTK window exiting), then read at once")
+    func copyThenReadWithAVanishingRequestor() throws {
+        // Before the owner ignored X errors, the answer to the gone requestor (BadWindow) ended
+        // the owner through Xlib's default handler: about 9 in 10 of these reads found the
+        // clipboard empty, after a copy that had reported success.
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let pasteboard = Pasteboard(backend: try clipboard(display))
+        var lost: [Int] = []
+        for round in 0..<20 {
+            let text = "copy \(round) \(UUID().uuidString)"
+            try pasteboard.setItems([PasteboardItem(string: text)])
+            let requestor = try Command.run(
+                "/usr/bin/python3", [Fixture.path("vanishing-requestor.py"), display.display],
+                environment: ["PATH": "/usr/bin:/bin"])
+            try #require(requestor.status == 0, "the requestor failed: \(requestor.standardError)")
+            if try xclipOutput("UTF8_STRING", display: display.display).data != Data(text.utf8) { lost.append(round) }
+        }
+        #expect(lost.isEmpty, "the clipboard was empty after these copies: \(lost)")
+        #expect(display.ownerProcesses().count == 1, "owners: \(display.ownerProcesses())")
+    }
+
+    @Test("an owner that never says it holds the clipboard: the copy fails within about 5 s, saying so, and the owner is stopped")
+    func silentOwner() throws {
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let folder = try TemporaryFolder("pasteboard-tests")
+        defer { folder.remove() }
+        // Reads what it is given, then says nothing and stays, as a hung owner would.
+        let silent = folder.url.appendingPathComponent("silent-owner")
+        try "#!/bin/sh\ncat > /dev/null\nexec sleep 60\n".write(to: silent, atomically: true, encoding: .utf8)
+        chmod(silent.path, 0o755)
+        let clipboard = try #require(
+            X11Clipboard(environment: ["DISPLAY": display.display, "PATH": "/usr/bin:/bin", "SHARESHEET_CLIPBOARD_OWNER": silent.path]))
+        let started = Date()
+        let error = #expect(throws: ShareError.self) { try Pasteboard(backend: clipboard).setItems([PasteboardItem(string: "never")]) }
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(error?.message.contains("did not confirm within 5 s") == true, "\(String(describing: error))")
+        #expect(try xclipOutput("UTF8_STRING", display: display.display).status != 0, "nothing is on the clipboard")
+    }
+
     @Test("share --activity copy on a display, then share paste and xclip read the same bytes")
     func commandLine() async throws {
         let display = try VirtualDisplay()
