@@ -124,6 +124,29 @@ struct X11ClipboardTests {
         // Nothing went to the file-backed pasteboard.
         #expect(!FileManager.default.fileExists(atPath: home.home.appendingPathComponent("data/sharesheet/pasteboard.json").path))
     }
+
+    @Test("5 MiB piped into share --activity copy -: after share exits, share paste names a kept copy with the same bytes")
+    func pipedFileOutlivesTheCommand() async throws {
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        var bytes = Data(count: 5 << 20)
+        for index in stride(from: 0, to: bytes.count, by: 4096) { bytes[index] = UInt8(truncatingIfNeeded: index >> 12) }
+        let input = try home.file("input.bin", bytes)
+        let share = try #require(Share.url)
+        var environment = home.environment
+        environment["DISPLAY"] = display.display
+        environment["SHARE_INPUT"] = input.path
+        // Past the in-memory limit, standard input is shared as a file the command removes at its end.
+        let copied = try await Command.run(
+            "/bin/sh", ["-c", "exec \"$0\" --activity copy - < \"$SHARE_INPUT\"", share.path], environment: environment)
+        #expect(copied.status == 0, "\(copied)")
+        let pasted = try await Share.run(["paste"], home: home, extra: ["DISPLAY": display.display])
+        let kept = URL(fileURLWithPath: home.environment["XDG_CACHE_HOME"]!).appendingPathComponent("sharesheet/clipboard").standardizedFileURL
+        #expect(pasted.standardOutput.hasPrefix(kept.path + "/"), "pasted: \(pasted.standardOutput)")
+        #expect(FileManager.default.contents(atPath: pasted.standardOutput) == bytes)
+    }
 }
 
 @Suite("Under Xvfb: without the owner helper, xclip serves the best representation")
