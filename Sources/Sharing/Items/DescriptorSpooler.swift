@@ -22,6 +22,7 @@ public struct SpooledFile: Sendable, Hashable {
         // Only ever a folder the spooler made: never a shared one, whatever `url` says.
         guard folder.lastPathComponent.hasPrefix(DescriptorSpooler.folderPrefix) else { return }
         try? FileManager.default.removeItem(at: folder)
+        ShareScopedFiles.unregister(folder: folder)
     }
 }
 
