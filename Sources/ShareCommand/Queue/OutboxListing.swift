@@ -90,7 +90,8 @@ struct OutboxListing: Encodable {
         let about = kind == "mail" ? subject ?? "(no subject)" : preview ?? ""
         var line = "\(id)  \(kind)  \(state)  \(recipients.joined(separator: ", "))  \(about)"
         var notes: [String] = []
-        if let reason { notes.append(reason) }
+        // Sentences become clauses of one parenthesis: "(No mail server is set up; 5 min ago)".
+        if let reason { notes.append(reason.hasSuffix(".") ? String(reason.dropLast()) : reason) }
         if let lastError, lastError != reason { notes.append("last try: \(lastError)") }
         if state == "interrupted" { notes.append("interrupted mid-send: it may have arrived") }
         if mayArriveTwice { notes.append("sent again after an interrupted send: it may arrive twice") }
