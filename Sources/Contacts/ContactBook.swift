@@ -131,12 +131,15 @@ public struct ContactBook: Sendable {
     /// - Throws: `ShareError(.badData)` naming the file when it is malformed, `.ioError` when it
     ///   cannot be read.
     func read(_ url: URL) throws -> (document: VCardDocument, contact: Contact) {
+        let handle = try CardOpening.open(url)
+        defer { try? handle.close() }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try handle.read(upToCount: CardOpening.sizeLimit + 1) ?? Data()
         } catch {
             throw ShareError(.ioError, "\(url.path): cannot read: \(error.localizedDescription)")
         }
+        guard data.count <= CardOpening.sizeLimit else { throw ShareError(.badData, "\(url.path): \(CardOpening.tooLarge)") }
         do {
             let document = try VCardDocument(bytes: [UInt8](data))
             return (document, Contact(fileURL: url, document: document))

@@ -14,12 +14,14 @@ import ShareSheetSystem
 /// starttls=required
 /// cafile=/path/to/ca.pem
 /// via=smtp
+/// undo-seconds=10
 /// ```
 ///
 /// No `smtp` means the outbox only. The password for `user` comes from
 /// `SHARESHEET_SMTP_PASSWORD`, else the Secret Service. `starttls` is `required` (the default),
 /// `optional` or `off`; `cafile` adds a trusted CA; `via=mailto` hands messages to the desktop's
-/// mail program instead. (GLib key files have no comments after a value.)
+/// mail program instead; `undo-seconds` holds a message in the outbox that long before it is
+/// sent, so it can be taken back. (GLib key files have no comments after a value.)
 public struct MailSettings: Sendable {
     /// The SMTP server (`smtp://host:port` or `smtps://host:port`); nil queues in the outbox.
     public var smtp: URL?
@@ -39,6 +41,10 @@ public struct MailSettings: Sendable {
     public var handOff: Bool
     /// The outbox.
     public var outbox: MailOutbox
+    /// How long a message waits in the outbox before it is sent, so the person can take it
+    /// back; nil when the file does not say, and the front end decides (10 s in the window,
+    /// none elsewhere: `MailUndo.seconds`).
+    public var undoSeconds: Int?
     /// The login name the default sender is made from (`USER` of the host environment).
     public var loginName: String?
     /// Where delivery says each step (`share --verbose`): the host's, or none.
@@ -128,6 +134,10 @@ public struct MailSettings: Sendable {
         if let text = value("timeout") {
             guard let seconds = Int(text), seconds > 0 else { throw invalid("timeout", text, "not a number of seconds") }
             connectTimeout = seconds
+        }
+        if let text = value("undo-seconds") {
+            guard let seconds = Int(text), seconds >= 0 else { throw invalid("undo-seconds", text, "not a number of seconds") }
+            undoSeconds = seconds
         }
         if let text = value("via") {
             switch text.lowercased() {

@@ -16,6 +16,18 @@ public protocol PasteboardBackend: Sendable {
     func types() throws -> [String]
     /// The bytes of one type, or nil when it is not offered.
     func data(forType type: String) throws -> Data?
+    /// Replaces the contents as `write(_:)` does, and keeps `files` (the private copies the
+    /// contents name) for as long as the contents stay: the process that serves them inherits
+    /// `files`' lock. Returns once that process holds it; the caller then lets go of its own.
+    func write(_ items: [PasteboardItem], keeping files: ClipboardFiles) throws
+}
+
+extension PasteboardBackend {
+    /// A backend with no process of its own (a file) only writes: the next copy finds the
+    /// files' lock free and removes them, once its own contents replaced these.
+    public func write(_ items: [PasteboardItem], keeping files: ClipboardFiles) throws {
+        try write(items)
+    }
 }
 
 /// The pasteboard: the UIPasteboard equivalent, with `general` for the desktop's clipboard.
@@ -50,6 +62,22 @@ public final class Pasteboard: Sendable {
     public func setItems(_ items: [PasteboardItem]) throws {
         guard !items.isEmpty else { throw ShareError(.usage, "pasteboard: nothing to copy") }
         try backend.write(items)
+    }
+
+    /// Replaces the contents with `items`, which name the private copies in `files`; those stay
+    /// for as long as the contents do. On failure `files` are removed.
+    public func setItems(_ items: [PasteboardItem], keeping files: ClipboardFiles) throws {
+        guard !items.isEmpty else {
+            files.discard()
+            throw ShareError(.usage, "pasteboard: nothing to copy")
+        }
+        do {
+            try backend.write(items, keeping: files)
+        } catch {
+            files.discard()
+            throw error
+        }
+        files.release()
     }
 
     /// The types offered, best first.

@@ -62,18 +62,23 @@ public struct PasteboardItem: Sendable, Equatable {
     }
 
     /// A URL: `text/uri-list` and the text (a local file's path); an image file adds its image
-    /// representations, and any local file the file managers' copied-files list. A file whose
+    /// representations, and any local file the file managers' copied-files list. A text file
+    /// (UTF-8, up to `textFileLimit`) is offered as its contents instead of its path: pasted into
+    /// an editor, the text is what people expect; its path stays in the URI list. A file whose
     /// name is not UTF-8 is copied by its real path, byte for byte (`RawPath`).
     /// - Throws: `ShareError(.noInput)` when an image file cannot be read.
     public init(url: URL) throws {
         let rawPath = RawPath.nonUTF8Target(of: url)
         let uri = rawPath.map(RawPath.fileURI) ?? url.absoluteString
         let uriList = Data((uri + "\r\n").utf8)
-        let text = rawPath.map { Data($0) } ?? Data((url.isFileURL ? url.path : url.absoluteString).utf8)
+        var text = rawPath.map { Data($0) } ?? Data((url.isFileURL ? url.path : url.absoluteString).utf8)
         var representations: [Representation] = []
-        if url.isFileURL, UTType.type(ofFileAt: url).conforms(to: .image) {
+        let fileType = url.isFileURL ? UTType.type(ofFileAt: url) : nil
+        if let fileType, fileType.conforms(to: .image) {
             let image = Image(contentsOfFile: url.path)
             if let image { representations += try Self.imageRepresentations(image) }
+        } else if let fileType, fileType.conforms(to: .plainText), let contents = Self.textContents(of: url) {
+            text = contents
         }
         representations.append(.init(type: Self.uriList, data: uriList))
         if url.isFileURL {
@@ -128,6 +133,18 @@ public struct PasteboardItem: Sendable, Equatable {
         case let dictionary as [String: Any]: try self.init(dictionary: dictionary)
         default: throw ShareError(.badData, "\(ItemKind.of(item)): cannot be copied")
         }
+    }
+
+    /// The largest text file offered as its contents (16 MiB); a larger one is offered by path.
+    public static let textFileLimit = 16 << 20
+
+    /// A text file's bytes when they are UTF-8 and within `textFileLimit`.
+    private static func textContents(of url: URL) -> Data? {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
+            size.intValue <= textFileLimit, let data = FileManager.default.contents(atPath: url.path),
+            String(validating: data, as: UTF8.self) != nil
+        else { return nil }
+        return data
     }
 
     static func imageRepresentations(_ image: Image) throws -> [Representation] {

@@ -70,24 +70,53 @@ public final class ReadingList: Sendable {
     public static func supportsURL(_ url: URL) -> Bool { (try? normalized(url)) != nil }
 
     /// `url` as the list stores it: scheme and host in lower case, `/` for an empty path.
-    /// - Throws: `ShareError(.badData)` naming the URL when it is not `http`/`https`.
+    ///
+    /// What is stored is read back from its text (the database, an export): the result reads
+    /// back as itself. A host is decoded once per reading, so one that was percent-encoded
+    /// (`xn--…%55…`) decodes only on the second to a label that is not valid punycode, which
+    /// URLComponents refuses: found by `fuzz-bookmarks`, such an entry was taken on import and
+    /// refused when its own export was imported. It is refused at once now, as a browser's URL
+    /// parser refuses it, and an address that only settles on a second reading is kept as settled.
+    /// - Throws: `ShareError(.badData)` naming the URL when it is not `http`/`https`, or has no
+    ///   host, or a host that is not a valid domain name.
     public static func normalized(_ url: URL) throws -> URL {
+        var current = try normalizedOnce(url, naming: url)
+        for _ in 0..<3 {
+            guard let reread = URL(string: current.absoluteString) else {
+                throw ShareError(.badData, "\(url.absoluteString): not a web page address")
+            }
+            let again = try normalizedOnce(reread, naming: url)
+            if again == current { return current }
+            current = again
+        }
+        throw ShareError(.badData, "\(url.absoluteString): not a web page address (it does not read back as itself)")
+    }
+
+    /// One step of `normalized(_:)`: `url` with its scheme and host in lower case and `/` for an
+    /// empty path; errors name `original`.
+    private static func normalizedOnce(_ url: URL, naming original: URL) throws -> URL {
         let scheme = url.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https" else {
             let what = scheme.isEmpty ? "it has no scheme" : "\(scheme): links cannot be added"
             throw ShareError(
-                .badData, "\(url.absoluteString): \(what); the reading list takes only http and https pages")
+                .badData, "\(original.absoluteString): \(what); the reading list takes only http and https pages")
         }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let host = components.host, !host.isEmpty
         else {
-            throw ShareError(.badData, "\(url.absoluteString): not a web page address (it has no host)")
+            // URL keeps a host that URLComponents cannot decode (an `xn--` label that is not
+            // punycode): say so rather than that there is none.
+            if let written = url.host, !written.isEmpty {
+                throw ShareError(
+                    .badData, "\(original.absoluteString): not a web page address (its host \(written) is not a valid domain name)")
+            }
+            throw ShareError(.badData, "\(original.absoluteString): not a web page address (it has no host)")
         }
         components.scheme = scheme
         components.host = host.lowercased()
         if components.path.isEmpty { components.path = "/" }
         guard let result = components.url else {
-            throw ShareError(.badData, "\(url.absoluteString): not a web page address")
+            throw ShareError(.badData, "\(original.absoluteString): not a web page address")
         }
         return result
     }

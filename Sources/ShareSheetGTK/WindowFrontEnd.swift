@@ -2,8 +2,8 @@ import ShareSheet
 import Sharing
 
 /// A share session in the window: the sheet and the activity's form in one `WindowPresenter`,
-/// a page that asks for what the activity found missing (a PIN), and the ending shown once the
-/// session knows it (what a Cancel kept included).
+/// a page that asks for what the activity found missing (a PIN), the form again after Undo, and
+/// the ending shown once the session knows it (what a Cancel kept included).
 @MainActor
 public final class WindowFrontEnd: ShareFrontEnd {
     /// The window's presenter, for every presentation of the session.
@@ -21,6 +21,13 @@ public final class WindowFrontEnd: ShareFrontEnd {
             // A run again after an answer: what the form had is set ahead, so it is not asked again.
             presenter.sendsFilledForms = true
         }
+        return presenter
+    }
+
+    public func presenter(refilling type: ActivityType) -> any Presenter {
+        // The form shows again with what the person gave it; nothing goes before they send it.
+        presenter.preselected = type
+        presenter.sendsFilledForms = false
         return presenter
     }
 

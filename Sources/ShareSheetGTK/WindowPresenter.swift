@@ -5,8 +5,8 @@ import Sharing
 
 /// Shows an `ActivityViewController` as a desktop window (SPEC §7): a header with a preview of
 /// the items, the share and action rows as icon buttons, the picked activity's interface as a
-/// form, progress with a Cancel button while providers and the activity work, and a failure kept
-/// on screen until it is read.
+/// form, progress with a Cancel button while providers and the activity work, a page with Undo
+/// while a send waits to be taken back, and a failure kept on screen until it is read.
 ///
 /// Everything here runs on the main actor, which `GLibMainLoop` runs inside GLib's main loop on
 /// the main thread, where GTK wants it. Providers and activities do their work elsewhere; the
@@ -44,6 +44,10 @@ public final class WindowPresenter: Presenter {
     private weak var presented: ActivityViewController?
     /// The page asking for a need, while it asks.
     private var needPage: NeedPage?
+    /// The page of a send that waits to be undone, while it shows.
+    private var undoPage: UndoPage?
+    /// The activity whose send waits on the Undo page.
+    private weak var waitingActivity: (any UndoableActivity)?
 
     /// What the window shows now, and what Escape or the close button does there.
     private enum Page {
@@ -53,6 +57,7 @@ public final class WindowPresenter: Presenter {
         case working
         case result
         case need
+        case undo
     }
 
     /// Makes a presenter.
@@ -93,6 +98,9 @@ public final class WindowPresenter: Presenter {
 
     // MARK: Presenter
 
+    /// The window shows a held send with Undo (`UndoPage`).
+    public var offersUndo: Bool { true }
+
     public func present(sheet: ActivitySheet, controller: ActivityViewController) {
         do {
             try Self.connectToDisplay()
@@ -103,6 +111,7 @@ public final class WindowPresenter: Presenter {
         interfaceWasCancelled = false
         shownInterface = nil
         heldOutcome = nil
+        leaveUndoPage()
         presented = controller
         let window = self.window ?? makeWindow()
         let sheetPage = SheetPage(
@@ -174,8 +183,12 @@ public final class WindowPresenter: Presenter {
             outcome.activityType.flatMap { type in controller.sheet.activities.first { $0.activityType == type } }?
             .activityTitle ?? (controller.interruptedActivity as? Activity)?.activityTitle
         // What the session may still act on stays on the working page, still for now.
+        // Work the person took back (Undo) too: the session shows the form again.
+        let undone = outcome.activityType.flatMap { type in controller.sheet.activities.first { $0.activityType == type } }
+            .map { ($0 as? UndoableActivity)?.wasUndone == true } ?? false
         if holdsEndings, window != nil,
-            controller.interruptedActivity != nil || (outcome.error as? ShareError).map({ $0.field != nil && $0.kind != .cancelled }) == true
+            controller.interruptedActivity != nil || undone
+                || (outcome.error as? ShareError).map({ $0.field != nil && $0.kind != .cancelled }) == true
         {
             heldOutcome = (outcome, title)
             workingPage?.showStopping()
@@ -190,6 +203,7 @@ public final class WindowPresenter: Presenter {
     private func show(_ outcome: ShareOutcome, title: String?) {
         workingPage?.stop()
         workingPage = nil
+        leaveUndoPage()
         formPage = nil
         guard let window else { return }
         if let error = outcome.error, case let failure = ShareResult.Failure(error, activityTitle: title),
@@ -261,6 +275,7 @@ public final class WindowPresenter: Presenter {
         if let kept {
             workingPage?.stop()
             workingPage = nil
+            leaveUndoPage()
             let result = ResultPage.kept(kept, close: { [weak self] in self?.close() })
             window.show(result.widget, title: held?.title ?? windowTitle, subtitle: "Stopped")
             page = .result
@@ -295,7 +310,55 @@ public final class WindowPresenter: Presenter {
         window.show(working.widget, title: activity.activityTitle ?? windowTitle, subtitle: nil)
         workingPage = working
         page = .working
+        working.onWaiting = { [weak self, weak controller] work, undoable in
+            guard let self, let controller else { return }
+            self.showUndo(work, of: undoable, activity: activity, controller: controller)
+        }
         working.start()
+    }
+
+    /// The send waits to be undone: say where it goes and when, with Undo and Send Now. When
+    /// the wait ends without Undo, the send's progress shows again.
+    private func showUndo(
+        _ work: WaitingWork, of undoable: any UndoableActivity, activity: Activity, controller: ActivityViewController
+    ) {
+        guard let window else { return }
+        workingPage?.stop()
+        workingPage = nil
+        let undoPage = UndoPage(
+            work: work, ended: { [weak undoable] in undoable?.waitingWork == nil },
+            undo: { [weak self, weak undoable] in
+                guard let undoable, undoable.undo() else { return }
+                self?.undoPage?.showTakingBack()
+            },
+            sendNow: { [weak self] in self?.sendNow() },
+            onEnded: { [weak self, weak controller] in
+                guard let self, let controller, self.page == .undo else { return }
+                self.leaveUndoPage()
+                self.showWorking(activity, controller: controller)
+            })
+        window.show(undoPage.widget, title: activity.activityTitle ?? windowTitle, subtitle: nil)
+        self.undoPage = undoPage
+        waitingActivity = undoable
+        page = .undo
+        undoPage.start()
+        undoPage.focus()
+    }
+
+    /// Send Now, or the window closed while the send waits: it goes at once, with its progress.
+    private func sendNow() {
+        guard page == .undo, let undoable = waitingActivity, let controller = presented,
+            let activity = undoable as? Activity ?? controller.runningActivity
+        else { return }
+        leaveUndoPage()
+        undoable.proceedNow()
+        showWorking(activity, controller: controller)
+    }
+
+    private func leaveUndoPage() {
+        undoPage?.stop()
+        undoPage = nil
+        waitingActivity = nil
     }
 
     /// Escape or the window's close button: leave the step the person is in.
@@ -311,6 +374,9 @@ public final class WindowPresenter: Presenter {
             close()
         case .need:
             needPage?.giveUp()
+        case .undo:
+            // The person is done with the window: the message goes now (see `UndoPage`).
+            sendNow()
         }
     }
 

@@ -55,7 +55,7 @@ public enum AtomicFile {
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else { continue }
             let abandoned: Bool
             if parts.count >= 3, let pid = pid_t(parts[parts.count - 2]), pid > 0 {
-                abandoned = kill(pid, 0) != 0 && errno == ESRCH
+                abandoned = WriterProcess.isGone(pid)
             } else {
                 abandoned = now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > 36 * 3600
             }

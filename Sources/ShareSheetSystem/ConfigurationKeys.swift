@@ -20,6 +20,9 @@ public enum ConfigurationKeys {
                 .init("cafile", "none", "a CA certificate file trusted on top of the system's"),
                 .init("via", "smtp", "smtp (the server, else the outbox) or mailto (the desktop's mail program)"),
                 .init("timeout", "15", "seconds to wait for the server to answer the connection"),
+                .init(
+                    "undo-seconds", "10 in the window, 0 elsewhere",
+                    "seconds a message waits in the outbox, with Undo in the window, before it is sent"),
             ]),
         // Read by MessageSettings.
         ConfigurationGroup(

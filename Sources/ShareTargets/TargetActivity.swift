@@ -163,9 +163,14 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming, Activity
                 subject: context.subject ?? (given?.isEmpty == false ? given : nil), timeout: settings.timeout,
                 busAddress: host["DBUS_SESSION_BUS_ADDRESS"], temporaryFolder: host["TMPDIR"] ?? "/tmp")
             let cancellable = self.cancellable
+            let queue = ShareQueue(directories: host.directories)
             work = Task { [weak self] in
-                let outcome = await TargetBusCall.offThePool { Result { try call.perform(cancellable: cancellable) } }
-                self?.finish(outcome)
+                let outcome = await TargetBusCall.offThePool { Self.callOrQueue(call, target: target, queue: queue, cancellable: cancellable) }
+                switch outcome {
+                case .success(.replied(let reply)): self?.finish(.success(reply))
+                case .success(.queued(let entry)): self?.finishQueued(entry, items: items)
+                case .failure(let error): self?.finish(.failure(error))
+                }
             }
         case .exec?:
             let folder = host.directories.cacheHome.appendingPathComponent("sharesheet/targets", isDirectory: true)
@@ -183,6 +188,43 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming, Activity
     public override func cancel() {
         cancellable.cancel()
         work?.cancel()
+    }
+
+    /// What became of a call: the target's answer, or the share queued because the target was
+    /// not running.
+    private enum CallOutcome: Sendable {
+        case replied(TargetReply)
+        case queued(ShareQueue.Entry)
+    }
+
+    /// Calls the target; when its service is not there to start, queues the share instead
+    /// (SPEC §14). When even queueing fails, the share fails with why the target was not reached.
+    private nonisolated static func callOrQueue(
+        _ call: TargetBusCall, target: ShareTarget, queue: ShareQueue, cancellable: TargetCancellation
+    ) -> Result<CallOutcome, any Error> {
+        do {
+            return .success(.replied(try call.perform(cancellable: cancellable)))
+        } catch let notRunning as TargetNotRunning {
+            do {
+                return .success(.queued(try TargetQueueing.queue(call, target: target, in: queue)))
+            } catch {
+                let reason = (error as? ShareError)?.message ?? "\(error)"
+                return .failure(ShareError(notRunning.error.kind, "\(notRunning.error.message) (and it could not wait: \(reason))"))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Ends a share that waits in the queue for the target to start: queued, said in words.
+    private func finishQueued(_ entry: ShareQueue.Entry, items: [TargetItem]) {
+        returnedItems = [entry.share.id]
+        disposition = .queued
+        location = entry.folder.path
+        fallback = ActivityFallback(
+            message: "\(target.title) is not running; \(TargetQueueing.phrase(for: items)) will go when it starts.",
+            fix: .flushOutbox)
+        activityDidFinish(true)
     }
 
     private func finish(_ outcome: Result<TargetReply, any Error>) {

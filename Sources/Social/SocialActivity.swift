@@ -197,9 +197,10 @@ public final class SocialActivity: BuiltInActivity {
         post.text = text
         let progress = progress
         let route = composer.route(for: post)
+        let queue = ShareQueue(directories: hostEnvironment.directories)
         work = Task.detached { [weak self] in
             do {
-                let posted = try await composer.post(post, progress: progress)
+                let posted = try await composer.send(post, progress: progress)
                 await MainActor.run {
                     guard let self else { return }
                     self.returnedItems = posted
@@ -214,10 +215,32 @@ public final class SocialActivity: BuiltInActivity {
                 }
             } catch is CancellationError {
                 self?.activityDidFinish(false)
+            } catch let notReached as PostNotReached {
+                // The server is out of reach and nothing was made: the post waits (SPEC §14).
+                let queued = Result { try PostQueueing.queue(post, composer: composer, notReached: notReached, in: queue) }
+                await MainActor.run {
+                    guard let self else { return }
+                    switch queued {
+                    case .success(let entry): self.finishQueued(entry, fallback: notReached.fallback)
+                    case .failure(let error):
+                        let reason = (error as? ShareError)?.message ?? "\(error)"
+                        self.activityDidFail(
+                            ShareError(notReached.error.kind, "\(notReached.error.message) (and it could not wait: \(reason))"))
+                    }
+                }
             } catch {
                 self?.activityDidFail(error)
             }
         }
+    }
+
+    /// Ends a post that waits in the share queue: queued, said in words.
+    private func finishQueued(_ entry: ShareQueue.Entry, fallback: ActivityFallback) {
+        returnedItems = [entry.share.id]
+        location = entry.folder.path
+        disposition = .queued
+        self.fallback = fallback
+        activityDidFinish(true)
     }
 
     /// What opening the web share page instead of posting says, and how to post instead.

@@ -134,6 +134,24 @@ public struct SocialComposer: Sendable {
     ///   `.unavailable` (69) for no way to post, `.temporaryFailure` (75) for a rate limit or the network, `.badData`
     ///   (65) for text over the limit or files the service does not take.
     public func post(_ post: SocialPost, progress: Progress = Progress(totalUnitCount: 1)) async throws -> [URL] {
+        do {
+            return try await send(post, progress: progress)
+        } catch let notReached as PostNotReached {
+            throw notReached.error
+        }
+    }
+
+    /// Posts `post` as ``post(_:progress:)`` does, saying apart a post that can wait.
+    /// - Parameters:
+    ///   - idempotencyKey: the key a queued post was first sent with (Mastodon).
+    ///   - apiOnly: true fails instead of opening the web share page (a queued post is sent
+    ///     with no one at the screen).
+    /// - Throws: `PostNotReached` when the server could not be reached and nothing was made;
+    ///   else a `ShareError` as ``post(_:progress:)``.
+    func send(
+        _ post: SocialPost, idempotencyKey: String? = nil, apiOnly: Bool = false,
+        progress: Progress = Progress(totalUnitCount: 1)
+    ) async throws -> [URL] {
         if post.text.isEmpty, post.attachments.isEmpty {
             throw ShareError(.noInput, "\(service): nothing to post")
         }
@@ -142,6 +160,10 @@ public struct SocialComposer: Sendable {
         case .unavailable(let why):
             throw ShareError(.unavailable, "\(service): \(why.reason)", setting: why.setting, fix: why.fix, path: why.path)
         case .webPage:
+            if apiOnly {
+                let why = service.noAccount("there is no \(service.displayName) account here any more")
+                throw ShareError(.configuration, "\(service): \(why.reason)", setting: why.setting, fix: why.fix)
+            }
             return [try openSharePage(for: post)]
         case .api(let location):
             // The one place the token is read: after the pick, to send.
@@ -151,8 +173,12 @@ public struct SocialComposer: Sendable {
                 sleeper: sleeper)
             let context = PostingContext(
                 session: session, base: service.apiBase(in: configuration), configuration: configuration,
-                token: token.secret, progress: progress)
-            return try await service.poster.post(post, context: context)
+                token: token.secret, progress: progress, idempotencyKey: idempotencyKey)
+            do {
+                return try await service.poster.post(post, context: context)
+            } catch let error as ShareError {
+                throw PostNotReached(error, ledger: session.ledger, server: context.base) ?? error
+            }
         }
     }
 

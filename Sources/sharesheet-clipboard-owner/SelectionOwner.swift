@@ -30,6 +30,7 @@ struct SelectionOwner {
 
     init(display: OpaquePointer, representations: [(type: String, data: Data)]) {
         self.display = display
+        XSetErrorHandler(ignoreError)
         let root = XDefaultRootWindow(display)
         window = XCreateSimpleWindow(display, root, 0, 0, 1, 1, 0, 0, 0)
         XSelectInput(display, window, PropertyChangeMask)
@@ -140,4 +141,13 @@ struct SelectionOwner {
         }
         XFlush(display)
     }
+}
+
+/// Xlib's default error handler ends the process, and an owner meets errors it cannot avoid: a
+/// requestor may be gone before its answer is written (a GTK program asks for TARGETS as soon as
+/// the clipboard changes hands, and may exit at once), and the answer to a window that no longer
+/// exists is a BadWindow. Such an error concerns one paste, never the selection: ignore it and
+/// keep serving. (A broken connection goes to the I/O error handler, which still ends the process.)
+private func ignoreError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
+    0
 }

@@ -38,6 +38,21 @@ struct PasteboardItemTests {
         #expect(item.data(forType: "text/plain") == Data(file.path.utf8))
     }
 
+    @Test("a UTF-8 text file offers its contents as text, and its path in the link and copied-files lists; one not UTF-8 its path")
+    func textFile() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let text = "Grüße\nzweite Zeile\n"
+        let file = try home.file("notes.txt", Data(text.utf8))
+        let item = try PasteboardItem(url: file)
+        #expect(item.types == ["text/uri-list", "x-special/gnome-copied-files", "text/plain;charset=utf-8", "text/plain"])
+        #expect(item.data(forType: "text/plain;charset=utf-8") == Data(text.utf8))
+        #expect(item.data(forType: "text/plain") == Data(text.utf8))
+        #expect(item.data(forType: "text/uri-list") == Data((file.absoluteString + "\r\n").utf8))
+        let latin1 = try home.file("latin1.txt", Data([0x63, 0x61, 0x66, 0xE9]))
+        #expect(try PasteboardItem(url: latin1).data(forType: "text/plain") == Data(latin1.path.utf8))
+    }
+
     @Test("a PNG image is offered once, as itself; a broken JPEG is refused with a reason")
     func images() throws {
         let png = try PasteboardItem(image: try #require(Image(data: Fixtures.png)))

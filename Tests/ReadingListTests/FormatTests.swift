@@ -206,6 +206,53 @@ struct FormatTests {
         #expect(!NetscapeBookmarks.export(read.items).contains("ADD_DATE=\"0\""))
     }
 
+    /// Found by `fuzz-bookmarks` in CI (Tests/Fuzz/corpus/bookmarks/percent-encoded-punycode-host.html):
+    /// a host with a percent-encoded character in an `xn--` label decodes, on the first reading,
+    /// to a label that is not punycode; it was taken on import, and our own export of it was
+    /// refused on the next import. Refused at once now (a browser's URL parser refuses it too),
+    /// and the good links of the same file are all kept.
+    @Test("an xn-- host that is not valid punycode is refused on import, as it would be on importing the export")
+    func invalidPunycodeHost() throws {
+        let links = [
+            "https://xn--bcher-kva.example/", "https://XN--BCHER-KVA.example/b", "https://b%C3%BCcher.example/c",
+            "https://xn--bcher-kv5%55c-b-kva.example/", "https://xn--zz.example/", "https://xn--a%55.example/",
+            "https://example.com/Path",
+        ]
+        let html = "<!DOCTYPE NETSCAPE-Bookmark-file-1><DL>"
+            + links.map { "<DT><A HREF=\"\($0)\" ADD_DATE=\"1700000000\">\($0)</A>\n" }.joined() + "</DL>"
+        let contents = try ReadingListFile.read(Data(html.utf8), name: "idn.html", format: .html)
+        #expect(
+            contents.items.map(\.url.absoluteString) == [
+                "https://xn--bcher-kva.example/", "https://xn--bcher-kva.example/b", "https://xn--bcher-kva.example/c",
+                "https://example.com/Path",
+            ])
+        #expect(
+            contents.refused.map(\.address) == [
+                "https://xn--bcher-kv5%55c-b-kva.example/", "https://xn--zz.example/", "https://xn--a%55.example/",
+            ])
+        #expect(
+            contents.refused.map(\.reason) == [
+                "not a web page address (its host xn--bcher-kv5uc-b-kva.example is not a valid domain name)",
+                "not a web page address (its host xn--zz.example is not a valid domain name)",
+                "not a web page address (its host xn--au.example is not a valid domain name)",
+            ], "\(contents.refused)")
+
+        // The fuzz target's oracle: what is taken reads back from our own export, all of it, the same.
+        for input in [Data(html.utf8), try Data(contentsOf: Self.corpus("percent-encoded-punycode-host.html"))] {
+            let taken = try ReadingListFile.read(input, name: "input.html", format: .html)
+            let reread = try ReadingListFile.read(
+                Data(NetscapeBookmarks.export(taken.items).utf8), name: "exported.html", format: .html)
+            #expect(reread.refused.isEmpty, "\(reread.refused)")
+            #expect(reread.items.map(\.url) == taken.items.map(\.url))
+        }
+    }
+
+    /// A file of the bookmark reader's fuzz corpus.
+    static func corpus(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/corpus/bookmarks/\(name)")
+    }
+
     @Test("entities decode, and text escapes for HTML")
     func escaping() {
         #expect(NetscapeBookmarks.escapeText("a & b < c > d \"e\"") == "a &amp; b &lt; c &gt; d \"e\"")

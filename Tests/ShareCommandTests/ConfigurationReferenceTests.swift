@@ -46,7 +46,7 @@ final class ConfigurationReferenceTests {
 
     @Test("the declarations keep the table other code reads: known, activities and keys(forActivity:)")
     func tableIsKept() {
-        #expect(ConfigurationKeys.known["mail"] == ["smtp", "from", "user", "starttls", "cafile", "via", "timeout"])
+        #expect(ConfigurationKeys.known["mail"] == ["smtp", "from", "user", "starttls", "cafile", "via", "timeout", "undo-seconds"])
         #expect(ConfigurationKeys.known["limits"] == ["stdin"])
         #expect(ConfigurationKeys.activities["nearby"] == ["airdrop"])
         #expect(ConfigurationKeys.activities["targets"] == [])

@@ -103,18 +103,19 @@ final class FileNameTests {
         #expect(text.standardOutput.contains("\n  caf\u{FFFD} a;b.txt  text file"), "\(text)")
     }
 
-    @Test("Copy puts a Latin-1 name's real path on the pasteboard, byte for byte")
+    @Test("Copy puts a Latin-1 name's real path on the pasteboard, byte for byte (percent-encoded in the link list)")
     func copyPutsTheRealPath() async throws {
-        let path = try makeLatin1File("hello")
+        _ = try makeLatin1File("hello")
         let copied = try await shareLatin1(["--activity", "copy"])
         #expect(copied.status == 0, "\(copied)")
         // No display here: the copy goes to the pasteboard file, and `share paste` into a pipe
-        // gives its bytes back as they are.
+        // gives its bytes back as they are. A text file's text is its contents; its path is in
+        // the link list (RawPathTests check a path as text, for a file that is not text).
         let output = folder.appendingPathComponent("pasted")
         let pasted = try await ShareBinary.run(
             [], in: folder, prefix: ["/bin/sh", "-c", "exec \"$0\" paste > '\(output.path)'"])
         #expect(pasted.status == 0, "\(pasted)")
-        #expect(try [UInt8](Data(contentsOf: output)) == path)
+        #expect(try Data(contentsOf: output) == Data("hello".utf8))
         let list = try await ShareBinary.run(
             [], in: folder, prefix: ["/bin/sh", "-c", "exec \"$0\" paste --type text/uri-list > '\(output.path)'"])
         #expect(list.status == 0, "\(list)")

@@ -33,7 +33,7 @@ final class OutboxQueueTests {
         let listed = try await share(["outbox", "list"])
         #expect(listed.status == 0, "\(listed)")
         #expect(listed.standardOutput.contains("\(id)  airdrop  queued  Ana's Pixel  a b;c.png"), "\(listed)")
-        #expect(listed.standardOutput.contains("(Ana's Pixel was not nearby.; just now)"), "\(listed)")
+        #expect(listed.standardOutput.contains("(Ana's Pixel was not nearby; just now)"), "\(listed)")
         let json = try await share(["outbox", "list", "--json"])
         let values = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
         #expect(values.count == 1)

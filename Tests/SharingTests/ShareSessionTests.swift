@@ -1,6 +1,6 @@
 // The share session (SPEC §11) in process, with activities of the test's own: a need is asked
-// through the front end and the activity runs again with the answer, at most three times; a
-// cancel keeps what the activity finished.
+// through the front end and the activity runs again with the answer, at most three times; work
+// taken back with Undo brings the form back filled; a cancel keeps what the activity finished.
 import Foundation
 import ShareSheet
 import Testing
@@ -54,11 +54,42 @@ private final class HalfwayActivity: Activity, InterruptibleActivity {
     }
 }
 
+/// Holds its send back; the first one is taken back at once (the person pressed Undo), the
+/// next one goes. Records the values each send was given.
+private final class UndoneOnceActivity: Activity, UndoableActivity {
+    static let type = ActivityType("test.undone-once")
+    private(set) var sent: [InterfaceValues] = []
+    private(set) var wasUndone = false
+    override var activityType: ActivityType? { Self.type }
+    override var activityTitle: String? { "Undone Once" }
+    override func canPerform(withActivityItems activityItems: [Any]) -> Bool { true }
+    override var activityInterface: ActivityInterface? {
+        ActivityInterface(
+            title: "Undone Once",
+            fields: [
+                InterfaceField(id: "to", label: "To", kind: .text, isRequired: true),
+                InterfaceField(id: "note", label: "Note", kind: .text),
+            ],
+            onSubmit: { [weak self] values in self?.send(values) })
+    }
+    var waitingWork: WaitingWork? { nil }
+    func undo() -> Bool { false }
+    func proceedNow() {}
+    private func send(_ values: InterfaceValues) {
+        sent.append(values)
+        wasUndone = sent.count == 1
+        if wasUndone { activityDidFail(ShareError(.cancelled, "Undone Once: taken back")) } else { activityDidFinish(true) }
+    }
+}
+
 /// A front end that picks ahead through a scripted presenter and answers needs from a list.
 @MainActor
 private final class ScriptedFrontEnd: ShareFrontEnd {
     var answers: [String?]
     private(set) var asked: [ShareNeed] = []
+    private(set) var refilled: [ActivityType] = []
+    /// Values the person types into a form shown again after Undo.
+    var typedAfterUndo: InterfaceValues = [:]
     private var last: ScriptedPresenter?
     var onPresent: ((ScriptedPresenter) -> Void)?
 
@@ -68,6 +99,13 @@ private final class ScriptedFrontEnd: ShareFrontEnd {
         let presenter = ScriptedPresenter(pick: type)
         last = presenter
         onPresent?(presenter)
+        return presenter
+    }
+
+    func presenter(refilling type: ActivityType) -> any Presenter {
+        refilled.append(type)
+        let presenter = ScriptedPresenter(pick: type, values: typedAfterUndo)
+        last = presenter
         return presenter
     }
 
@@ -149,6 +187,23 @@ struct ShareSessionTests {
         #expect(result.disposition == .cancelled)
         #expect(result.kept == ShareResult.Kept(what: "a.txt (1 of 2)", location: "Desk"))
         #expect(result.json.contains(#""kept":{"location":"Desk","resume":null,"what":"a.txt (1 of 2)"}"#), "\(result.json)")
+    }
+
+    @Test("work taken back with Undo: the form is shown again holding what the person gave it, and sent from there")
+    func undoBringsTheFormBack() async throws {
+        let activity = UndoneOnceActivity()
+        let frontEnd = ScriptedFrontEnd(answers: [])
+        frontEnd.typedAfterUndo = ["note": .text("see you at seven")]
+        frontEnd.onPresent = { $0.values = ["to": .text("Ana"), "note": .text("see you at six")] }
+        let session = session(with: activity)
+        let ending = try await session.run(with: frontEnd, picking: UndoneOnceActivity.type)
+        #expect(frontEnd.refilled == [UndoneOnceActivity.type])
+        #expect(activity.sent.count == 2)
+        #expect(activity.sent.last?["to"] == .text("Ana"), "what the person gave the form stays given")
+        #expect(activity.sent.last?["note"] == .text("see you at seven"))
+        #expect(frontEnd.shownInterface?.fields.first { $0.id == "note" }?.defaultValue == .text("see you at six"))
+        #expect(ending.outcome.completed)
+        #expect(session.result(of: ending).completed)
     }
 
     @Test("a plain dismissal (not a person's cancel) keeps nothing")

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Activity forms in the window", .serialized)
 struct ActivityFormWindowTests {
-    @Test("Mail with --to shows To filled; Subject and Send deliver to a loopback aiosmtpd, which parses the message")
+    @Test("Mail with --to shows To filled; Subject, Send and Send Now on the Undo page deliver to a loopback aiosmtpd, which parses the message")
     func mailFromTheWindow() async throws {
         try await WindowDesk.with { desk in
             let peer = try SMTPPeer(in: desk.home.root)
@@ -20,6 +20,8 @@ struct ActivityFormWindowTests {
             try await window.driver.fill(name: "Subject", text: "Minutes from the window", role: "text")
             try await desk.saveScreenshot("mail-form.png", of: window)
             try await window.driver.click(name: "Send", role: "push button")
+            // The window holds a mail back with Undo by default (`[mail] undo-seconds` unset).
+            try await window.driver.click(name: "Send Now", role: "push button")
             let run = try await window.finish()
             #expect(run.status == 0, "share: \(run.standardError)")
 

@@ -4,15 +4,16 @@ import ShareSheet
 /// Reading a contact from its `.vcf` file a chunk at a time: the file is never held whole, only
 /// the logical line being read and the few properties a `Contact` keeps. A file of any size
 /// (an export of every contact, with photos, dropped into the folder) is read, or refused, in
-/// memory that grows with its longest line, not with the file.
+/// memory that grows with its longest line, not with the file; a file that is not a regular
+/// file, or that is larger than `CardOpening.sizeLimit`, is refused.
 enum CardFile {
     /// How many bytes are read at a time.
     static let defaultChunkSize = 1 << 16
 
     /// The contact in the file at `url`.
     /// - Parameter chunkSize: how many bytes are read at a time (tests make it tiny).
-    /// - Throws: `ShareError(.badData)` naming the file when it is not one card that can be read,
-    ///   `.ioError` when it cannot be read.
+    /// - Throws: `ShareError(.badData)` naming the file when it is not one card that can be read
+    ///   (or not a regular file, or too large), `.ioError` when it cannot be read.
     static func contact(at url: URL, chunkSize: Int = defaultChunkSize) throws -> Contact {
         var splitter = LineSplitter()
         var checker = CardChecker(startsWithBOM: false)
@@ -23,12 +24,7 @@ enum CardFile {
             else { return }
             kept.append(property)
         }
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw ShareError(.ioError, "\(url.path): cannot read: \(error.localizedDescription)")
-        }
+        let handle = try CardOpening.open(url)
         defer { try? handle.close() }
         var head: [UInt8] = []
         while true {
@@ -39,6 +35,10 @@ enum CardFile {
                 throw ShareError(.ioError, "\(url.path): cannot read: \(error.localizedDescription)")
             }
             if chunk.isEmpty { break }
+            // The file may have grown since it was opened (and checked).
+            if splitter.count + chunk.count > CardOpening.sizeLimit {
+                throw ShareError(.badData, "\(url.path): \(CardOpening.tooLarge)")
+            }
             let bytes = [UInt8](chunk)
             if head.count < 3 {
                 // A byte-order mark is refused before anything else: no need to read on.

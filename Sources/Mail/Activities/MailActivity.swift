@@ -6,9 +6,12 @@ import ShareSheetSystem
 /// in the outbox, or hands it to the desktop's mail program, as the configuration says.
 ///
 /// Fields: To, Cc, Bcc, Subject, Body. The subject starts as the item sources' subject and
-/// `--subject` replaces it; `--set smtp=URL` (and `from`, `user`, `starttls`, `cafile`, `via`)
-/// override the `[mail]` configuration for one share.
-public final class MailActivity: BuiltInActivity, InterruptibleActivity {
+/// `--subject` replaces it; `--set smtp=URL` (and `from`, `user`, `starttls`, `cafile`, `via`,
+/// `undo-seconds`) override the `[mail]` configuration for one share.
+///
+/// Before a message goes to the server it waits `undo-seconds` in the outbox (10 where the
+/// presenter offers Undo, none elsewhere unless the configuration says): `undo()` takes it back.
+public final class MailActivity: BuiltInActivity, InterruptibleActivity, UndoableActivity {
     private var content = MailContent(items: [])
     private let givenSettings: (@Sendable ([String: String]) throws -> MailSettings)?
     private let cancelled = Locked(false)
@@ -16,9 +19,18 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
     private let keepsOnCancel = Locked(false)
     /// The send under way; its value is the message's file in the outbox, once written.
     private var sending: Task<URL?, Never>?
+    /// Ends the wait before the send, while the message waits to be undone.
+    private var hold: MailHold?
+    /// The wait before the send, while it lasts; set by the send's task.
+    private let waiting = Locked<WaitingWork?>(nil)
+    public private(set) var wasUndone = false
 
     /// The keys of `--set` that change delivery rather than fill a field.
-    static let settingKeys = ["smtp", "from", "user", "starttls", "cafile", "via", "timeout"]
+    static let settingKeys = ["smtp", "from", "user", "starttls", "cafile", "via", "timeout", "undo-seconds"]
+
+    /// How long a message waits to be undone when the configuration does not say: long enough
+    /// to notice a wrong address or a missing attachment, where a person can press Undo.
+    public static let undoSecondsWhereUndoIsOffered = 10
 
     /// Makes the Mail activity.
     /// - Parameters:
@@ -151,7 +163,19 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
         if let problem = presetProblem { activityDidFail(problem) } else { activityDidFinish(false) }
     }
 
-    public override func cancel() { cancelled.withLock { $0 = true } }
+    public override func cancel() {
+        cancelled.withLock { $0 = true }
+        hold?.end(.cancel)
+    }
+
+    public var waitingWork: WaitingWork? { waiting.withLock { $0 } }
+
+    public func undo() -> Bool {
+        guard let hold, waitingWork != nil else { return false }
+        return hold.end(.undo)
+    }
+
+    public func proceedNow() { hold?.end(.sendNow) }
 
     /// A cancel after this keeps the message queued in the outbox instead of dropping it.
     public func keepWorkWhenCancelled() { keepsOnCancel.withLock { $0 = true } }
@@ -173,6 +197,12 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
         let cancelled = self.cancelled
         let keepsOnCancel = self.keepsOnCancel
         let progress = self.progress
+        let hold = MailHold()
+        self.hold = hold
+        wasUndone = false
+        let unsetHold = context.offersUndo ? Self.undoSecondsWhereUndoIsOffered : 0
+        let waiting = self.waiting
+        let destinations = message.to + message.cc + message.bcc
         progress.kind = .file  // counted in bytes of the message sent: the command shows size, rate and time left
         progress.isUpload = true  // then the server's answer: the command says it waits for it
         sending = Task.detached { [weak self] in
@@ -185,10 +215,22 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
                 let settings = try loadSettings(overrides)
                 server = settings.smtp.map(Self.withoutCredentials)
                 if settings.from == nil { guessedSender = settings.sender }
+                let holdSeconds = settings.undoSeconds ?? unsetHold
                 if settings.handOff {
                     let handedOff = try MailHandOff.handOff(message)
                     note = handedOff.note
                     outcome = .success(handedOff.result)
+                } else if holdSeconds > 0 {
+                    outcome = .success(
+                        try await MailDelivery(settings: settings).deliver(
+                            message, holdingFor: holdSeconds, hold: hold, progress: progress,
+                            isCancelled: { cancelled.withLock { $0 } }, onQueued: { file in queued.withLock { $0 = file } },
+                            onHeld: { deadline in
+                                waiting.withLock {
+                                    $0 = deadline.map { WaitingWork(what: "the message", destinations: destinations, deadline: $0) }
+                                }
+                            },
+                            keepsOnCancel: { keepsOnCancel.withLock { $0 } }))
                 } else {
                     outcome = .success(
                         try MailDelivery(settings: settings).deliver(
@@ -201,7 +243,7 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
             }
             await self?.finish(
                 outcome, queued: queued.withLock { $0 }, note: note, server: server, guessedSender: guessedSender,
-                configurationFile: configurationFile)
+                configurationFile: configurationFile, undone: hold.wasUndone)
             return queued.withLock { $0 }
         }
     }
@@ -216,8 +258,14 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity {
 
     private func finish(
         _ outcome: Result<MailResult, any Error>, queued: URL?, note: String? = nil, server: URL? = nil,
-        guessedSender: String? = nil, configurationFile: String
+        guessedSender: String? = nil, configurationFile: String, undone: Bool = false
     ) {
+        hold = nil
+        if undone, case .failure(let error as ShareError) = outcome, error.kind == .cancelled {
+            // Taken back: nothing was sent; a share session shows the form again.
+            wasUndone = true
+            return activityDidFail(error)
+        }
         switch outcome {
         case .success(.sent(let name, _)):
             returnedItems = ["sent through \(name)"]

@@ -3,10 +3,17 @@ import Foundation
 
 /// The header section of a stored message, read without reading the body: enough to list a
 /// queued message, find its envelope, and send it without its Bcc lines.
+///
+/// Lines may end in LF (as this module writes, and as Maildir keeps them) or in CRLF (as RFC 5322
+/// has them on the wire, and as other tools drop them into the outbox): both are read, and what
+/// is handed on ends lines in LF, which the SMTP transfer turns into CRLF.
 struct HeaderSection {
     /// Bytes from the start of the file through the blank line that ends the headers.
     var length: Int
-    /// The header section without `Bcc:` fields, as it is sent.
+    /// The header section's lines, each ending in LF, without the blank line: what `outbox show`
+    /// prints.
+    var text: Data
+    /// The header section without `Bcc:` fields, ending in its blank line, as it is sent.
     var withoutBcc: Data
     /// Unfolded fields in order: (name, raw value).
     var fields: [(name: String, value: String)]
@@ -24,39 +31,69 @@ struct HeaderSection {
             let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
+            // A blank line may straddle two reads: look again from two bytes before the new ones.
+            let searchStart = max(0, data.count - 2)
             data.append(contentsOf: buffer[0..<count])
             offset += off_t(count)
-            if let range = data.firstRange(of: Data("\n\n".utf8)) { end = range.upperBound }
+            end = blankLineEnd(in: data, from: searchStart)
         }
         guard let end else { return nil }
         let section = data.prefix(end)
-        // Split into physical lines, then group continuation lines with their field.
+        // Split into physical lines (a CR before the LF is not part of the line), then group
+        // continuation lines with their field.
         var rawFields: [[Data.SubSequence]] = []
         for line in section.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast(2) {
+            let line = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
             if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), !rawFields.isEmpty {
                 rawFields[rawFields.count - 1].append(line)
             } else {
                 rawFields.append([line])
             }
         }
+        var text = Data()
         var kept = Data()
         var fields: [(String, String)] = []
         for lines in rawFields {
-            let text = lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
-            guard let colon = text.firstIndex(of: ":") else { continue }
-            let name = String(text[..<colon])
-            let value = text[text.index(after: colon)...].replacingOccurrences(of: "\n", with: "")
-                .trimmingCharacters(in: .whitespaces)
-            fields.append((name, value))
-            if name.lowercased() != "bcc" {
-                for line in lines {
+            let joined = lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+            let colon = joined.firstIndex(of: ":")
+            if let colon {
+                let name = String(joined[..<colon])
+                let value = joined[joined.index(after: colon)...].replacingOccurrences(of: "\n", with: "")
+                    .trimmingCharacters(in: .whitespaces)
+                fields.append((name, value))
+            }
+            let isBcc = colon.map { joined[..<$0].lowercased() == "bcc" } ?? false
+            for line in lines {
+                text.append(contentsOf: line)
+                text.append(UInt8(ascii: "\n"))
+                if colon != nil, !isBcc {
                     kept.append(contentsOf: line)
                     kept.append(UInt8(ascii: "\n"))
                 }
             }
         }
         kept.append(UInt8(ascii: "\n"))
-        return HeaderSection(length: end, withoutBcc: kept, fields: fields.map { (name: $0.0, value: $0.1) })
+        return HeaderSection(length: end, text: text, withoutBcc: kept, fields: fields.map { (name: $0.0, value: $0.1) })
+    }
+
+    /// The offset just past the first blank line in `data` at or after `start`: an LF followed
+    /// by LF, or by CRLF; nil when there is none yet.
+    static func blankLineEnd(in data: Data, from start: Int) -> Int? {
+        let lineFeed = UInt8(ascii: "\n")
+        let carriageReturn = UInt8(ascii: "\r")
+        var index = data.startIndex + start
+        while let found = data[index...].firstIndex(of: lineFeed) {
+            let next = data.index(after: found)
+            guard next < data.endIndex else { return nil }
+            if data[next] == lineFeed { return next + 1 - data.startIndex }
+            if data[next] == carriageReturn {
+                let after = data.index(after: next)
+                guard after < data.endIndex else { return nil }
+                if data[after] == lineFeed { return after + 1 - data.startIndex }
+            }
+            index = next
+        }
+        return nil
     }
 
     /// The unfolded value of the first field called `name`.

@@ -83,7 +83,8 @@ enum SMTPTransfer {
             // A server that stops answering for a minute counts as gone.
             stallTimeout: 60)
         transfer.uploads = true
-        // The file keeps Unix line ends (as Maildir does); SMTP wants CRLF.
+        // The file keeps Unix line ends (as Maildir does), or CRLF when another tool wrote it
+        // (the reader hands those on as LF); SMTP wants CRLF.
         transfer.convertsLineEnds = true
         transfer.mailFrom = "<\(sender)>"
         transfer.mailRecipients = recipients.map { "<\($0)>" }
@@ -112,6 +113,9 @@ enum SMTPTransfer {
 }
 
 /// Serves the filtered header, then the file from the end of its header, to libcurl.
+///
+/// A CR before an LF is left out of the body: libcurl's line end conversion (7.88) turns every
+/// LF into CRLF, so a message written with CRLF would otherwise reach the server with CR CR LF.
 private final class MessageReader: CurlBodySource, @unchecked Sendable {
     // Only libcurl's thread (the one running curl_easy_perform) touches these.
     private let descriptor: Int32
@@ -143,7 +147,8 @@ private final class MessageReader: CurlBodySource, @unchecked Sendable {
                 buffer.copyMemory(from: bytes.baseAddress! + headerSent, byteCount: count)
             }
             headerSent += count
-            return advance(count)
+            advance(count)
+            return count
         }
         while true {
             let count = pread(descriptor, buffer, capacity, fileOffset)
@@ -151,14 +156,49 @@ private final class MessageReader: CurlBodySource, @unchecked Sendable {
                 if errno == EINTR { continue }
                 throw Stopped(description: String(cString: strerror(errno)))
             }
-            fileOffset += off_t(count)
-            return advance(count)
+            let bytes = buffer.bindMemory(to: UInt8.self, capacity: max(count, 1))
+            // A CR as the last byte read waits for the next read, which shows whether an LF follows.
+            var consumed = count
+            if count > 1, bytes[count - 1] == UInt8(ascii: "\r") { consumed -= 1 }
+            if count == 1, bytes[0] == UInt8(ascii: "\r"), try nextByte(at: fileOffset + 1) == UInt8(ascii: "\n") {
+                fileOffset += 1
+                advance(1)
+                continue
+            }
+            let kept = withoutCarriageReturnsBeforeLineFeeds(bytes, count: consumed)
+            fileOffset += off_t(consumed)
+            advance(consumed)
+            return kept
         }
     }
 
-    private func advance(_ count: Int) -> Int {
+    /// Removes, in place, each CR of the first `count` bytes that an LF follows.
+    /// - Returns: how many bytes are left.
+    private func withoutCarriageReturnsBeforeLineFeeds(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+        var kept = 0
+        for index in 0..<count {
+            if bytes[index] == UInt8(ascii: "\r"), index + 1 < count, bytes[index + 1] == UInt8(ascii: "\n") { continue }
+            bytes[kept] = bytes[index]
+            kept += 1
+        }
+        return kept
+    }
+
+    /// The byte at `offset` of the file; nil at its end.
+    private func nextByte(at offset: off_t) throws -> UInt8? {
+        var byte: UInt8 = 0
+        while true {
+            let count = pread(descriptor, &byte, 1, offset)
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { throw Stopped(description: String(cString: strerror(errno))) }
+            return count == 1 ? byte : nil
+        }
+    }
+
+    /// Counts `count` more bytes of the message as sent: progress counts the file's bytes
+    /// (the filtered header, then the body as stored), so its total is known before sending.
+    private func advance(_ count: Int) {
         sent += Int64(count)
         progress?.completedUnitCount = sent
-        return count
     }
 }

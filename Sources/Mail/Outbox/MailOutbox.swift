@@ -260,6 +260,23 @@ public struct MailOutbox: Sendable {
         return matches[0]
     }
 
+    /// The header section of a stored message, its lines ending in LF, without the blank line
+    /// that ends it: what `share outbox show` prints. Read by the same reader as sending, so the
+    /// two agree on where the headers end whether the file ends its lines in LF or CRLF.
+    /// - Throws: `ShareError(.ioError)` when the file cannot be read; `.badData` when it has no
+    ///   header section.
+    public func headerText(of entry: Entry) throws -> String {
+        let descriptor = open(entry.url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ShareError(.ioError, "outbox: \(entry.id): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        guard let header = HeaderSection.read(descriptor) else {
+            throw ShareError(.badData, "outbox: \(entry.id): not a message (no header section)")
+        }
+        return String(decoding: header.text, as: UTF8.self)
+    }
+
     private func syncFolder(_ url: URL) {
         let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }

@@ -44,11 +44,22 @@ public struct WaylandClipboard: PasteboardBackend {
     }
 
     public func write(_ items: [PasteboardItem]) throws {
+        try write(items, inherited: nil)
+    }
+
+    /// The copy `wl-copy` forks to serve the clipboard inherits the files' lock (as descriptor
+    /// 3) and holds it until another program takes the clipboard.
+    public func write(_ items: [PasteboardItem], keeping files: ClipboardFiles) throws {
+        try write(items, inherited: files.lockDescriptor)
+    }
+
+    private func write(_ items: [PasteboardItem], inherited: Int32?) throws {
         guard let best = Self.preferred(PasteboardItem.merged(items)) else {
             throw ShareError(.usage, "pasteboard: nothing to copy")
         }
         let type = best.type == PasteboardItem.utf8Text ? PasteboardItem.plainText : best.type
-        let (status, message) = try Subprocess.runForking(copy, ["--type", type], input: best.data, environment: environment)
+        let (status, message) = try Subprocess.runForking(
+            copy, ["--type", type], input: best.data, environment: environment, inherited: inherited)
         guard status == 0 else { throw ShareError(.unavailable, "Wayland clipboard: wl-copy: \(message)") }
     }
 

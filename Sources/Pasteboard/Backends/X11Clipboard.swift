@@ -56,24 +56,39 @@ public struct X11Clipboard: PasteboardBackend {
     private static let lastOwner = Locked<pid_t?>(nil)
 
     public func write(_ items: [PasteboardItem]) throws {
+        try write(items, kept: nil)
+    }
+
+    public func write(_ items: [PasteboardItem], keeping files: ClipboardFiles) throws {
+        try write(items, kept: files)
+    }
+
+    /// How long the owner may take to say it owns the selection before Copy gives up on it.
+    static let confirmationTimeout: Double = 5
+
+    private func write(_ items: [PasteboardItem], kept files: ClipboardFiles?) throws {
         let item = PasteboardItem.merged(items)
         guard !item.representations.isEmpty else { throw ShareError(.usage, "pasteboard: nothing to copy") }
+        let lock = files?.lockDescriptor
         if let owner {
-            try serve(item, with: owner)
+            try serve(item, with: owner, keeping: files)
         } else if let xclip {
             let best = item.representations[0]
-            try startDetached(xclip, ["-selection", "clipboard", "-t", best.type, "-i"], input: best.data)
+            try startDetached(xclip, ["-selection", "clipboard", "-t", best.type, "-i"], input: best.data, inherited: lock)
             try awaitOwner(serving: best.type, data: best.data)
         } else if let xsel, let text = Pasteboard.textTypes.lazy.compactMap(item.data(forType:)).first {
-            try startDetached(xsel, ["--clipboard", "--input"], input: text)
+            try startDetached(xsel, ["--clipboard", "--input"], input: text, inherited: lock)
             try awaitOwner(serving: PasteboardItem.utf8Text, data: text)
         } else {
             throw ShareError(.unavailable, "X11 clipboard: xsel copies only text; install xclip")
         }
     }
 
-    /// Hands every representation to a new owner and waits until it owns the selection.
-    private func serve(_ item: PasteboardItem, with helper: String) throws {
+    /// Hands every representation to a new owner and waits until it owns the selection: it
+    /// says "ready" only after `XGetSelectionOwner` named it, so a paste right after a copy that
+    /// reported success finds it. An owner that says nothing within `confirmationTimeout` is
+    /// stopped and the copy fails.
+    private func serve(_ item: PasteboardItem, with helper: String, keeping files: ClipboardFiles?) throws {
         var payload = Data()
         for representation in item.representations {
             let type = Data(representation.type.utf8)
@@ -87,28 +102,46 @@ public struct X11Clipboard: PasteboardBackend {
         let pid: pid_t
         do {
             pid = try Subprocess.spawn(
-                helper, ["--display", display], environment: environment, standardInput: input.read,
-                standardOutput: output.write, standardError: output.write, newSession: true)
+                helper, ["--display", display] + (files.map { ["--keep", $0.folder.path] } ?? []), environment: environment,
+                standardInput: input.read, standardOutput: output.write, standardError: output.write, newSession: true,
+                inherited: files?.lockDescriptor)
         } catch {
             [input.read, input.write, output.read, output.write].forEach { close($0) }
             throw error
         }
         close(input.read)
         close(output.write)
+        // The whole exchange, handing over the representations and hearing "ready", has one
+        // deadline: an owner that stops reading (or never answers) cannot hold Copy.
+        let deadline = Date().addingTimeInterval(Self.confirmationTimeout)
+        _ = fcntl(input.write, F_SETFL, fcntl(input.write, F_GETFL) | O_NONBLOCK)
         let written = payload.withUnsafeBytes { bytes -> Bool in
             var offset = 0
             while offset < bytes.count {
                 let count = Glibc.write(input.write, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 { if errno == EINTR { continue } else { return false } }
-                offset += count
+                if count >= 0 {
+                    offset += count
+                    continue
+                }
+                guard errno == EINTR || errno == EAGAIN else { return false }
+                var waiting = pollfd(fd: input.write, events: Int16(POLLOUT), revents: 0)
+                if poll(&waiting, 1, Int32(max(0, deadline.timeIntervalSinceNow) * 1000)) == 0 { return false }
             }
             return true
         }
         close(input.write)
         // The helper answers one line: "ready" once it owns the selection, or why it cannot.
         var answer = Data()
+        var timedOut = !written && Date() >= deadline
         var byte: UInt8 = 0
-        while true {
+        while !timedOut {
+            var waiting = pollfd(fd: output.read, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, Int32(max(0, deadline.timeIntervalSinceNow) * 1000))
+            if ready < 0, errno == EINTR { continue }
+            if ready == 0 {
+                timedOut = true
+                break
+            }
             let count = read(output.read, &byte, 1)
             if count < 0, errno == EINTR { continue }
             if count <= 0 || byte == UInt8(ascii: "\n") { break }
@@ -116,10 +149,14 @@ public struct X11Clipboard: PasteboardBackend {
         }
         close(output.read)
         let line = String(decoding: answer, as: UTF8.self)
-        guard written, line == "ready" else {
+        guard written, !timedOut, line == "ready" else {
             kill(pid, SIGKILL)
             _ = Subprocess.wait(pid)
-            throw ShareError(.unavailable, "X11 clipboard (DISPLAY=\(display)): " + (line.isEmpty ? "the clipboard owner failed" : line))
+            let reason =
+                timedOut
+                ? "the clipboard owner did not confirm within \(Int(Self.confirmationTimeout)) s that it holds the clipboard, so nothing was copied"
+                : line.isEmpty ? "the clipboard owner failed" : line
+            throw ShareError(.unavailable, "X11 clipboard (DISPLAY=\(display)): " + reason)
         }
         Self.lastOwner.withLock { $0 = pid }
         // Reap it when it exits (another program took the clipboard), so it leaves no zombie.
@@ -127,8 +164,8 @@ public struct X11Clipboard: PasteboardBackend {
     }
 
     /// Starts xclip or xsel, which fork an owner of their own and return.
-    private func startDetached(_ tool: String, _ arguments: [String], input: Data) throws {
-        let (status, message) = try Subprocess.runForking(tool, arguments, input: input, environment: environment)
+    private func startDetached(_ tool: String, _ arguments: [String], input: Data, inherited: Int32?) throws {
+        let (status, message) = try Subprocess.runForking(tool, arguments, input: input, environment: environment, inherited: inherited)
         guard status == 0 else {
             throw ShareError(.unavailable, "X11 clipboard: \((tool as NSString).lastPathComponent): \(message)")
         }

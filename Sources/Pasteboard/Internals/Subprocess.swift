@@ -18,10 +18,11 @@ enum Subprocess {
     }
 
     /// Starts `path` with `arguments`; `newSession` puts it in a session of its own, so it
-    /// outlives the terminal and this process.
+    /// outlives the terminal and this process. `inherited` becomes its descriptor 3 (the lock
+    /// of the files kept for the clipboard, held for as long as it lives).
     static func spawn(
         _ path: String, _ arguments: [String], environment: [String: String], standardInput: Int32,
-        standardOutput: Int32, standardError: Int32, newSession: Bool = false
+        standardOutput: Int32, standardError: Int32, newSession: Bool = false, inherited: Int32? = nil
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -29,6 +30,7 @@ enum Subprocess {
         posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
         posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
         posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        if let inherited { posix_spawn_file_actions_adddup2(&actions, inherited, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -158,7 +160,7 @@ enum Subprocess {
     /// keeps the descriptors it was given, so its output goes to /dev/null and a file, never to
     /// a pipe this process would wait on.
     static func runForking(
-        _ tool: String, _ arguments: [String], input: Data, environment: [String: String]
+        _ tool: String, _ arguments: [String], input: Data, environment: [String: String], inherited: Int32? = nil
     ) throws -> (status: Int32, message: String) {
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("sharesheet-clipboard-\(UUID().uuidString)")
         let errors = open(errorFile.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -172,7 +174,7 @@ enum Subprocess {
         do {
             pid = try spawn(
                 tool, arguments, environment: environment, standardInput: pipe.read, standardOutput: null,
-                standardError: errors, newSession: true)
+                standardError: errors, newSession: true, inherited: inherited)
         } catch {
             close(pipe.read)
             close(pipe.write)

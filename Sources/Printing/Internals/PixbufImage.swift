@@ -2,6 +2,7 @@ import CCairo
 import CGdkPixbuf
 import Foundation
 import GLibErrors
+import ShareSheetSystem
 
 /// An image decoded by gdk-pixbuf (any format it has a loader for: PNG, JPEG, GIF, WebP…),
 /// turned upright by its EXIF orientation and copied into a Cairo image surface.
@@ -14,8 +15,11 @@ final class DecodedImage {
     /// - Throws: `PrintFailure` with gdk-pixbuf's reason when the bytes are not a whole image.
     convenience init(data: Data) throws {
         // gdk-pixbuf's whole-file loaders notice a truncated or corrupt file; its incremental
-        // loader may hand back half an image, so the bytes go through a private file.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sharesheet-image-\(UUID().uuidString)")
+        // loader may hand back half an image, so the bytes go through a private file. Its name
+        // carries our PID, so that a print killed before removing it has it removed by the next.
+        let temporary = FileManager.default.temporaryDirectory
+        WriterProcess.removeAbandoned(in: temporary, prefix: Self.stagedPrefix, folders: false)
+        let file = temporary.appendingPathComponent("\(Self.stagedPrefix)\(getpid()).\(UUID().uuidString)")
         do {
             try data.write(to: file)
         } catch {
@@ -24,6 +28,10 @@ final class DecodedImage {
         defer { unlink(file.path) }
         try self.init(path: file.path)
     }
+
+    /// The start of a staged image's name in the temporary folder: `sharesheet-image-PID.UUID`
+    /// (before #28 `sharesheet-image-UUID`, without the PID).
+    static let stagedPrefix = "sharesheet-image-"
 
     /// Decodes the image file at `path`.
     /// - Throws: `PrintFailure` with gdk-pixbuf's reason when the file is not a whole image.

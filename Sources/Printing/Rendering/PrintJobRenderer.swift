@@ -1,5 +1,6 @@
 import Foundation
 import ShareSheet
+import ShareSheetSystem
 
 /// One document of a print job: a PDF file, in job order.
 public struct PrintDocument: Sendable {
@@ -93,20 +94,7 @@ public final class PrintJobRenderer {
     /// PID in the name is no running process, and for names without a PID once they are
     /// untouched for 36 hours.
     static func removeAbandonedFolders(in temporary: URL, now: Date = Date()) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary.path) else { return }
-        for name in names where name.hasPrefix(folderPrefix) {
-            let url = temporary.appendingPathComponent(name, isDirectory: true)
-            var info = stat()
-            guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
-            let rest = name.dropFirst(folderPrefix.count)
-            let abandoned: Bool
-            if let dot = rest.firstIndex(of: "."), let pid = pid_t(rest[..<dot]) {
-                abandoned = WriterProcess.isGone(pid)
-            } else {
-                abandoned = now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > 36 * 3600
-            }
-            if abandoned { try? FileManager.default.removeItem(at: url) }
-        }
+        WriterProcess.removeAbandoned(in: temporary, prefix: folderPrefix, folders: true, now: now)
     }
 
     /// Pages per item, in order (nil for a PDF whose pages could not be counted).

@@ -19,24 +19,46 @@ struct OutboxListing: Encodable {
     var preview: String?
     /// When it was queued (ISO 8601, UTC); null when the id was not made by the outbox.
     var created: String?
-    /// Why it waits, as a sentence; null for mail and text messages, which say it when queued.
+    /// Why it waits, as a sentence.
     var reason: String?
     /// The last attempt's error.
     var lastError: String?
     /// An interrupted send was queued again: it may arrive twice.
     var mayArriveTwice: Bool
 
-    init(_ entry: MailOutbox.Entry) {
+    /// Why mail and text messages wait, read from the settings now: their outboxes keep the
+    /// message as the standard formats have it, with no room for a reason.
+    struct Reasons {
+        var mail: String
+        var message: String
+
+        init(configuration: Configuration?) {
+            if let server = configuration?.string("smtp", in: "mail"), !server.isEmpty {
+                mail = "It waits for the next send to \(URL(string: server)?.host ?? server)."
+            } else {
+                mail = "No mail server is set up."
+            }
+            if configuration?.string("via", in: "message")?.lowercased() == "outbox" {
+                message = "Text messages are set to wait in the outbox."
+            } else {
+                message = "It waits for a phone linked through KDE Connect or an sms: handler."
+            }
+        }
+    }
+
+    init(_ entry: MailOutbox.Entry, reasons: Reasons) {
         self.init(
             id: entry.id, kind: "mail", state: entry.state.rawValue, recipients: entry.recipients,
             subject: entry.subject.isEmpty ? nil : entry.subject, preview: nil)
+        reason = reasons.mail
     }
 
-    init(_ entry: MessageOutbox.Entry) {
+    init(_ entry: MessageOutbox.Entry, reasons: Reasons) {
         let preview = entry.message.body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         self.init(
             id: entry.id, kind: "sms", state: "queued", recipients: entry.message.recipients, subject: nil,
             preview: preview)
+        reason = reasons.message
     }
 
     init(_ entry: ShareQueue.Entry) {
@@ -68,7 +90,8 @@ struct OutboxListing: Encodable {
         let about = kind == "mail" ? subject ?? "(no subject)" : preview ?? ""
         var line = "\(id)  \(kind)  \(state)  \(recipients.joined(separator: ", "))  \(about)"
         var notes: [String] = []
-        if let reason { notes.append(reason) }
+        // Sentences become clauses of one parenthesis: "(No mail server is set up; 5 min ago)".
+        if let reason { notes.append(reason.hasSuffix(".") ? String(reason.dropLast()) : reason) }
         if let lastError, lastError != reason { notes.append("last try: \(lastError)") }
         if state == "interrupted" { notes.append("interrupted mid-send: it may have arrived") }
         if mayArriveTwice { notes.append("sent again after an interrupted send: it may arrive twice") }

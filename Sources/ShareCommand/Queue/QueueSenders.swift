@@ -2,6 +2,8 @@ import Foundation
 import Nearby
 import ShareSheet
 import ShareSheetSystem
+import ShareTargets
+import Social
 
 /// The senders of the share queue's kinds, each from its backend: what `share outbox flush`
 /// and the service's queue watcher send queued shares with.
@@ -11,6 +13,8 @@ enum QueueSenders {
     static func all(directories: XDGDirectories, environment: [String: String]) -> [any QueueSender] {
         [
             AirDropQueueSender(directories: directories, environment: environment),
+            PostQueueSender(directories: directories, environment: environment),
+            TargetQueueSender(environment: HostEnvironment(variables: environment)),
         ]
     }
 }

@@ -50,8 +50,10 @@ enum OutboxCommand: ShareSubcommand {
         switch action.name {
         case "list":
             guard rest.isEmpty else { throw ShareError(.usage, "outbox list takes no operands") }
+            let reasons = OutboxListing.Reasons(configuration: try? Configuration.load(from: directories))
             let listings =
-                mailOutbox.entries().map(OutboxListing.init) + messageOutbox.entries().map(OutboxListing.init)
+                mailOutbox.entries().map { OutboxListing($0, reasons: reasons) }
+                + messageOutbox.entries().map { OutboxListing($0, reasons: reasons) }
                 + queue.entries().map(OutboxListing.init)
             if let format = try JSONOutput.format(parsed, command: "outbox list") {
                 try JSONOutput.write(listings, format: format, to: context)
@@ -78,16 +80,10 @@ enum OutboxCommand: ShareSubcommand {
                 return .success
             }
             let entry = try mailOutbox.entry(id)
-            let handle = try FileHandle(forReadingFrom: entry.url)
-            defer { try? handle.close() }
-            var header = Data()
-            while header.firstRange(of: Data("\n\n".utf8)) == nil, let chunk = try handle.read(upToCount: 16384), !chunk.isEmpty {
-                header.append(chunk)
-            }
-            if let end = header.firstRange(of: Data("\n\n".utf8)) { header = header.prefix(end.lowerBound + 1) }
+            let header = try mailOutbox.headerText(of: entry)
             context.standardOutput.write(
                 "Id: \(entry.id)\nState: \(entry.state.rawValue)\nFile: \(entry.url.path)\nSize: \(entry.size) bytes\n\n"
-                    + String(decoding: header, as: UTF8.self))
+                    + header)
             return .success
         case "flush":
             guard rest.isEmpty else { throw ShareError(.usage, "outbox flush takes no operands") }

@@ -187,6 +187,9 @@ public struct ActivityContext {
     /// same order; nil where an item has none. Asked only when the activity has a
     /// `thumbnailSize`; empty otherwise.
     public var thumbnails: [Image?] = []
+    /// True when the presenter can show work an `UndoableActivity` holds back, with an Undo
+    /// button (the window); such an activity holds its work back by default only then.
+    public var offersUndo = false
 
     /// Makes an empty context.
     public init(subject: String? = nil, presetValues: InterfaceValues = [:]) {

@@ -387,6 +387,7 @@ open class ActivityViewController {
             .first { !$0.isEmpty }
         activity.context = ActivityContext(subject: subject, presetValues: presetValues)
         activity.context.linkMetadata = entries.compactMap(\.linkMetadata)
+        activity.context.offersUndo = presenter?.offersUndo ?? false
 
         // The resolved items are classified once; built-ins keep those they accept.
         let items = activity is BuiltInActivity ? resolved.map(\.typed) : resolved.map(\.item)

@@ -39,6 +39,8 @@ open class FileProvider: ActivityItemProvider, @unchecked Sendable {
         self.folderMade = folderMade
         super.init(placeholder: destination) { _, progress in
             folderMade.withLock { $0 = true }
+            // The document goes with the share (or this provider): say so to those who keep paths.
+            ShareScopedFiles.register(folder: folder)
             try await AtomicFileWrite.write(to: destination, progress: progress, write)
             return destination
         }
@@ -48,6 +50,7 @@ open class FileProvider: ActivityItemProvider, @unchecked Sendable {
         // A sheet that was only listed (a service's ListActivities) never made the folder.
         guard folderMade.withLock({ $0 }) else { return }
         try? FileManager.default.removeItem(at: fileURL.deletingLastPathComponent())
+        ShareScopedFiles.unregister(folder: fileURL.deletingLastPathComponent())
     }
 
     static func name(_ filename: String, ensuringExtensionOf type: UTType?) -> String {

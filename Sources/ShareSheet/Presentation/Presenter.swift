@@ -21,10 +21,16 @@ public protocol Presenter: AnyObject {
 
     /// The presentation ended; take the sheet away.
     func dismiss(outcome: ShareOutcome, controller: ActivityViewController)
+
+    /// True when this presenter shows the work an `UndoableActivity` holds back with an Undo
+    /// button while the activity performs. False by default: nobody could undo, so waiting
+    /// would only delay the share.
+    var offersUndo: Bool { get }
 }
 
 extension Presenter {
     public func providersDidStart(_ providers: [ProviderProgress], controller: ActivityViewController) {}
     public func providersDidStop(controller: ActivityViewController) {}
     public func dismiss(outcome: ShareOutcome, controller: ActivityViewController) {}
+    public var offersUndo: Bool { false }
 }

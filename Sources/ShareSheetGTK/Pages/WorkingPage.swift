@@ -22,6 +22,11 @@ final class WorkingPage {
     /// makes a fresh one when picked, whose progress is the one that moves.
     private let running: () -> Activity?
 
+    /// Told once when the running activity holds its work back to be undone (Mail's Undo
+    /// Send): the presenter shows the Undo page instead. Read with the progress, as it has no
+    /// observers either.
+    var onWaiting: (@MainActor (WaitingWork, UndoableActivity) -> Void)?
+
     init(activity: Activity, running: @escaping () -> Activity? = { nil }, cancel: @escaping @MainActor () -> Void) {
         self.activity = activity
         self.running = running
@@ -87,7 +92,12 @@ final class WorkingPage {
 
     private func update() {
         for (progress, bar) in providerBars { Self.draw(progress, on: bar) }
-        Self.draw((running() ?? activity).progress, on: activityBar)
+        let current = running() ?? activity
+        Self.draw(current.progress, on: activityBar)
+        if let onWaiting, let undoable = current as? UndoableActivity, let work = undoable.waitingWork {
+            self.onWaiting = nil
+            onWaiting(work, undoable)
+        }
     }
 
     /// A known fraction fills the bar; an unknown one makes it pulse.

@@ -137,7 +137,7 @@ public struct ShareQueue: Sendable {
     /// The entry `id`, or a not-found error naming it.
     public func entry(_ id: String) throws -> Entry {
         guard let entry = entries().first(where: { $0.share.id == id }) else {
-            throw ShareError(.noInput, "queue: no share \(id) (see share outbox list)")
+            throw ShareError(.noInput, "queue: no queued share \(id)")
         }
         return entry
     }

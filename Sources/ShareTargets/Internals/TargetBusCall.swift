@@ -35,10 +35,12 @@ struct TargetBusCall: Sendable {
     static let interface = "org.sharesheet.Target1"
 
     /// Calls the target and waits for its answer, at most `timeout`.
-    /// - Throws: `ShareError` naming the target's bus name and what went wrong: not installed,
-    ///   no answer in time, gone without answering, refused the call, or cancelled.
+    /// - Throws: `TargetNotRunning` when its service is not there and cannot be started (the
+    ///   share may wait for it); else `ShareError` naming the target's bus name and what went
+    ///   wrong: no answer in time, gone without answering, refused the call, or cancelled.
     func perform(cancellable: TargetCancellation) throws -> TargetReply {
         let connection = try connect(cancellable)
+        try activate(connection, cancellable: cancellable)
         let descriptors = DBusFileDescriptors()
         let call = WireItemsCall(
             items: try items.map { try encode($0, into: descriptors) }, options: WireOptions(subject: subject))
@@ -104,7 +106,7 @@ struct TargetBusCall: Sendable {
     }
 
     /// A failed call as a share error: what people need to know, in one line.
-    private func failure(_ error: GLibError) -> ShareError {
+    func failure(_ error: GLibError) -> ShareError {
         if error.domain.isEmpty { return ShareError(.unavailable, "\(title): \(busName): the call failed") }
         if error.isIO(G_IO_ERROR_CANCELLED) { return ShareError(.cancelled, "\(title): cancelled") }
         // GDBus's own wait ends with TIMED_OUT; the bus's NoReply means the target left (crashed)

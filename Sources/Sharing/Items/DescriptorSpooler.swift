@@ -22,6 +22,7 @@ public struct SpooledFile: Sendable, Hashable {
         // Only ever a folder the spooler made: never a shared one, whatever `url` says.
         guard folder.lastPathComponent.hasPrefix(DescriptorSpooler.folderPrefix) else { return }
         try? FileManager.default.removeItem(at: folder)
+        ShareScopedFiles.unregister(folder: folder)
     }
 }
 
@@ -44,7 +45,8 @@ public enum DescriptorSpooler {
     static let bufferAlignment = 4096
     /// How many leading bytes are kept to sniff the type (UTType sniffs at most 64 KiB).
     static let headLength = 64 * 1024
-    /// How the private folders start: `sharesheet-spool-XXXXXX`.
+    /// How the private folders start: `sharesheet-spool-PID.XXXXXX` (before #28
+    /// `sharesheet-spool-XXXXXX`, without the PID of the process that owns it).
     static let folderPrefix = "sharesheet-spool-"
     /// The hidden name the file has until it is complete.
     static let partialName = ".partial"

@@ -116,6 +116,8 @@ public struct ItemResolver: Sendable {
             throw ShareError(.ioError, "-: cannot name the copy of standard input: \(Self.describe(errno: code))")
         }
         let named = SpooledFile(url: file, byteCount: spooled.byteCount, type: spooled.type)
+        // It goes when the share ends: an activity that hands its path on (Copy) keeps a copy.
+        ShareScopedFiles.register(folder: file.deletingLastPathComponent())
         return ResolvedItem(value: file, label: "-", spooledFile: named)
     }
 

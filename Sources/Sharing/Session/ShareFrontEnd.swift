@@ -9,6 +9,10 @@ public protocol ShareFrontEnd: AnyObject {
     /// what is filled already is not asked again.
     func presenter(picking type: ActivityType?) -> any Presenter
 
+    /// The presenter that shows the picked activity's form again after the person took its work
+    /// back (Undo), filled with what they gave it: nothing goes until they confirm it again.
+    func presenter(refilling type: ActivityType) -> any Presenter
+
     /// Asks the person for `need`; nil when they give up, or when nobody can be asked (a
     /// script, the service's non-interactive call): the share then ends with the failure.
     func answer(_ need: ShareNeed) async -> String?
@@ -23,5 +27,9 @@ public protocol ShareFrontEnd: AnyObject {
 }
 
 extension ShareFrontEnd {
+    /// Only a presenter that offers Undo (the window) can have work taken back; any other
+    /// presents the activity again as it would after an answer.
+    public func presenter(refilling type: ActivityType) -> any Presenter { presenter(picking: type) }
+
     public func sessionEnded(_ ending: ShareSession.Ending) {}
 }

@@ -3,8 +3,9 @@ import ShareSheet
 
 /// One share, run to its result the same way under every front end (SPEC §11): the pick, the
 /// activity, and what only a person can answer after the pick (a receiver's PIN) asked through
-/// the front end, the activity run again with the answer, at most three times; a cancel keeps
-/// finished work, then dismisses.
+/// the front end, the activity run again with the answer, at most three times; work the person
+/// took back (Undo) brings the activity's form back filled; a cancel keeps finished work, then
+/// dismisses.
 ///
 /// The command, the terminal sheet, the window, the service and the window test application
 /// all run their shares through a session; none of them asks again or keeps work on its own.
@@ -61,13 +62,24 @@ public final class ShareSession {
         var answers: [String: String] = [:]
         var asked: [String: Int] = [:]
         var controller = self.controller!
+        var refilling = false
         while true {
-            controller.present(with: frontEnd.presenter(picking: picking))
+            controller.present(with: refilling ? frontEnd.presenter(refilling: picking!) : frontEnd.presenter(picking: picking))
+            refilling = false
             let outcome = await controller.waitForCompletion()
             let interrupted = controller.interruptedActivity
             if interrupted != nil || cancelled { await controller.waitForProvidersToStop() }
             let kept = await interrupted?.keptWork()
             let activity = (outcome.activityType ?? picking).flatMap { host.activity($0, on: controller.sheet) }
+            if !cancelled, let type = outcome.activityType, (activity as? UndoableActivity)?.wasUndone == true {
+                // Taken back before it went: the form again, with everything the person gave it.
+                carry(controller.submittedValues, into: &carried)
+                controller = try makeController(carried)
+                self.controller = controller
+                picking = type
+                refilling = true
+                continue
+            }
             if !cancelled, kept == nil, let type = outcome.activityType,
                 let need = ShareNeed.of(
                     outcome.error, interface: frontEnd.shownInterface,
@@ -81,10 +93,7 @@ public final class ShareSession {
                     asked[need.field, default: 0] += 1
                     answers[need.field] = answer
                     // What the person gave the form stays given; the answer comes on top.
-                    for (key, value) in controller.submittedValues where key != need.field && !value.isEmpty {
-                        carried.removeAll { $0.key == key }
-                        carried.append((key: key, value: value.text))
-                    }
+                    carry(controller.submittedValues.filter { $0.key != need.field }, into: &carried)
                     carried.removeAll { $0.key == need.field }
                     carried.append((key: need.field, value: answer))
                     controller = try makeController(carried)
@@ -98,6 +107,15 @@ public final class ShareSession {
                 wasCancelled: cancelled || interrupted != nil, answers: answers)
             frontEnd.sessionEnded(ending)
             return ending
+        }
+    }
+
+    /// Adds what the person gave a form to the values set ahead for the next run, replacing
+    /// earlier values of the same fields; empty values are left out.
+    private func carry(_ values: InterfaceValues, into carried: inout [(key: String, value: String)]) {
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) where !value.isEmpty {
+            carried.removeAll { $0.key == key }
+            carried.append((key: key, value: value.text))
         }
     }
 

@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 import ShareSheet
 
@@ -24,6 +25,9 @@ struct ServiceSession: Sendable {
     let maxRateLimitWait: Int
     /// Called instead of sleeping (tests watch the waits); nil sleeps for real.
     let sleeper: (@Sendable (Int) async throws -> Void)?
+    /// What this post's requests did: whether one may have made something, and why the
+    /// server was not reached.
+    let ledger = PostLedger()
 
     init(
         service: SocialService, transport: HTTPTransport = HTTPTransport(), maxRateLimitWait: Int = 120,
@@ -57,14 +61,22 @@ struct ServiceSession: Sendable {
                     resentAfterNetworkFailure = true
                     continue
                 }
+                let mayHaveArrived = failure.mayHaveBeenSent && !idempotent
                 let outcome =
-                    failure.mayHaveBeenSent && !idempotent
+                    mayHaveArrived
                     ? "it may have reached \(service.displayName): check before you try again"
                     : "nothing was posted; try again later"
-                throw ShareError(.temporaryFailure, "\(service): \(what): \(failure.reason) (\(request.url.host ?? "")); \(outcome)")
+                let error = ShareError(.temporaryFailure, "\(service): \(what): \(failure.reason) (\(request.url.host ?? "")); \(outcome)")
+                if mayHaveArrived {
+                    ledger.noteCreated()
+                } else {
+                    ledger.noteUnreachable(error, nameDidNotResolve: failure.curl?.code == CURLE_COULDNT_RESOLVE_HOST)
+                }
+                throw error
             }
             switch meaning(response) {
             case .success:
+                if !idempotent { ledger.noteCreated() }
                 return response
             case .tokenRefused:
                 // The fix is in the configuration (a new token), so it exits 78 (EX_CONFIG).
@@ -79,13 +91,20 @@ struct ServiceSession: Sendable {
                     try await pause(seconds: max(wait, 0))
                     continue
                 }
-                throw ShareError(
+                let error = ShareError(
                     .temporaryFailure,
                     "\(service): \(what): rate limited by \(service.displayName); try again in \(wait) s")
+                // Refused before it was looked at: nothing was made.
+                ledger.noteUnreachable(error, nameDidNotResolve: false)
+                throw error
             case .failed(let reason):
                 let kind: ShareError.Kind =
                     (500..<600).contains(response.status) ? .temporaryFailure : (response.status == 413 || response.status == 422 ? .badData : .unavailable)
-                throw ShareError(kind, "\(service): \(what): \(reason)")
+                let error = ShareError(kind, "\(service): \(what): \(reason)")
+                // A gateway's "the service is not there" (502, 503, 504): nothing was made. Any
+                // other 5xx may come after the service did part of the work.
+                if [502, 503, 504].contains(response.status) { ledger.noteUnreachable(error, nameDidNotResolve: false) }
+                throw error
             }
         }
     }

@@ -4,15 +4,17 @@ import ShareSheet
 /// Mastodon: each attachment through `POST /api/v2/media` (waiting while the server processes
 /// it), then `POST /api/v1/statuses` with an `Idempotency-Key` made from the account, the text
 /// and the files' contents, so sending it again (after a lost answer, or a rerun after exit 75)
-/// returns the first status instead of posting a second one.
+/// returns the first status instead of posting a second one. A queued post keeps the key it
+/// was first sent with, and every later attempt sends that one.
 struct MastodonPoster: Poster {
     func post(_ post: SocialPost, context: PostingContext) async throws -> [URL] {
         let authorization = ("Authorization", "Bearer \(context.token)")
         var mediaIDs: [String] = []
-        var fingerprint = Data("\(Digest.sha256Hex(Data(context.token.utf8)))\n\(post.text)\n".utf8)
+        // Known before the first request: a post queued after any step keeps it.
+        let key = try context.idempotencyKey ?? Self.idempotencyKey(for: post, token: context.token)
+        context.session.ledger.idempotencyKey = key
         try context.countProgress(uploading: post.attachments, steps: 1)
         for attachment in post.attachments {
-            fingerprint.append(Data((try attachment.sha256Hex() + "\n").utf8))
             let request = HTTPRequest(
                 "POST", context.endpoint("/api/v2/media"), headers: [authorization],
                 form: [attachment.formPart(name: "file")])
@@ -33,7 +35,7 @@ struct MastodonPoster: Poster {
             "POST", context.endpoint("/api/v1/statuses"),
             headers: [
                 authorization, ("Content-Type", "application/json"),
-                ("Idempotency-Key", Digest.sha256Hex(fingerprint)),
+                ("Idempotency-Key", key),
             ],
             body: try JSONSerialization.data(withJSONObject: body))
         let response = try await context.session.send(
@@ -43,6 +45,13 @@ struct MastodonPoster: Poster {
             throw ShareError(.unavailable, "mastodon: posting: the answer has no status URL")
         }
         return [url]
+    }
+
+    /// The key made from the account, the text and the files' contents.
+    static func idempotencyKey(for post: SocialPost, token: String) throws -> String {
+        var fingerprint = Data("\(Digest.sha256Hex(Data(token.utf8)))\n\(post.text)\n".utf8)
+        for attachment in post.attachments { fingerprint.append(Data((try attachment.sha256Hex() + "\n").utf8)) }
+        return Digest.sha256Hex(fingerprint)
     }
 
     /// `GET /api/v1/media/:id` answers 206 while the file is processed and 200 when it is ready.

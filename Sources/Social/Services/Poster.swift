@@ -10,6 +10,9 @@ struct PostingContext: Sendable {
     let configuration: Configuration
     let token: String
     let progress: Progress
+    /// The `Idempotency-Key` to send, for a service that takes one: a queued post's, kept with
+    /// it so every attempt names the same post; nil makes one.
+    var idempotencyKey: String? = nil
 
     var service: SocialService { session.service }
 

@@ -12,8 +12,10 @@ final class MastodonMock: @unchecked Sendable {
     static let token = "mock_token"
     let peer: PythonPeer
 
-    init() async throws {
-        peer = try PythonPeer(fixture: "mastodon-mock")
+    /// Starts it on `port` (a server coming up where posts were sent while it was down), or
+    /// on a free port.
+    init(port: Int? = nil) async throws {
+        peer = try PythonPeer(fixture: "mastodon-mock", arguments: port.map { [String($0)] } ?? [])
         // Wait until it answers (it prints its port before uvicorn listens); a loaded machine
         // can take a while to import FastAPI.
         for _ in 0..<1200 {

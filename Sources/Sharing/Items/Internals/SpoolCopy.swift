@@ -1,5 +1,6 @@
 import Foundation
 import ShareSheet
+import ShareSheetSystem
 import UniformTypes
 
 /// The blocking half of `DescriptorSpooler.spool`: runs on the spool's own thread, copies the
@@ -58,10 +59,13 @@ struct SpoolCopy {
         return SpooledFile(url: URL(fileURLWithPath: path, isDirectory: false), byteCount: byteCount, type: type)
     }
 
-    /// A new folder only this user can enter, under the job's temporary directory.
+    /// A new folder only this user can enter, under the job's temporary directory, named with
+    /// our PID; the folders of spools whose process is gone (killed before it could remove
+    /// them) are removed first.
     private func makeFolder() throws -> String {
+        WriterProcess.removeAbandoned(in: job.parent, prefix: DescriptorSpooler.folderPrefix, folders: true)
         let parent = job.parent.path
-        var template = Array((parent + "/" + DescriptorSpooler.folderPrefix + "XXXXXX").utf8CString)
+        var template = Array((parent + "/" + DescriptorSpooler.folderPrefix + "\(getpid()).XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard made != nil else {
             throw ShareError(.ioError, "\(label): cannot make a folder in \(parent): \(describe(errno))")
