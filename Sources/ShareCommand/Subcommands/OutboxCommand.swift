@@ -151,7 +151,7 @@ enum OutboxCommand: ShareSubcommand {
             guard let worst = failures.first else { return .success }
             let kind = failures.allSatisfy { $0.kind == .temporaryFailure } ? ShareError.Kind.temporaryFailure : worst.kind
             return Termination(
-                status: Termination.status(of: kind), message: "outbox: \(failures.count) message(s) kept in the outbox")
+                status: Termination.status(of: kind), message: "outbox: \(failures.count) still waiting (share outbox list says why)")
         case "retry":
             let id = try single(rest, action: action.name)
             guard let entry = queue.entries().first(where: { $0.share.id == id }) else {
