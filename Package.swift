@@ -272,7 +272,7 @@ let package = Package(
             name: "ShareCommandTests",
             dependencies: [
                 "ShareCommand", "ShareSheetSystem", "ShareSheetTerminal", "ShareSheetTesting", "ShareSheetUIKit", "ShareSheetBuiltins",
-                "LocalTestSupport", "share",
+                "ShareHistory", "LocalTestSupport", "share",
             ],
             exclude: ["__Snapshots__"]),
     ]

@@ -49,7 +49,14 @@ public struct ShareHistory: Sendable {
         var warnings: [String] = []
         let id = try writing(create: true, warnings: &warnings) { connection in
             try Self.dropEntries(before: now.addingTimeInterval(-Double(keepDays) * 86_400), in: connection)
-            return try Self.insert(entry, into: connection)
+            let id = try Self.insert(entry, into: connection)
+            #if DEBUG
+                // The kill tests stop a share here, inside the open transaction (ShareHistoryTests).
+                if let pause = ProcessInfo.processInfo.environment["SHARESHEET_TEST_HISTORY_PAUSE_MS"].flatMap(UInt32.init) {
+                    usleep(pause * 1000)
+                }
+            #endif
+            return id
         }
         var stored = entry
         stored.id = id ?? 0

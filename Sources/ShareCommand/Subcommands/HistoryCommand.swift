@@ -41,10 +41,9 @@ enum HistoryCommand: ShareSubcommand {
             for warning in warnings { context.warn(warning) }
             if let format {
                 try JSONOutput.write(entries, format: format, to: context)
-            } else if entries.isEmpty {
-                context.standardOutput.write(settings.enabled ? "No shares recorded.\n" : "History is off.\n")
             } else {
-                if !settings.enabled { context.standardOutput.write("History is off; shares recorded before:\n") }
+                if !settings.enabled { context.standardOutput.write("History is off.\n") }
+                if entries.isEmpty, settings.enabled { context.standardOutput.write("No shares recorded.\n") }
                 context.standardOutput.write(entries.map(line).joined())
             }
             return .success
