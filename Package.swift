@@ -87,6 +87,7 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
 
         // GLib's GError as one Swift error (call, domain, code, message), for every GLib user.
         .target(name: "GLibErrors", dependencies: ["CGIO"]),
@@ -194,7 +195,8 @@ let package = Package(
         .target(name: "ReadingList", dependencies: ["ShareSheet", "ShareSheetSystem", "CSQLite"]),
         // The share history the person owns (SPEC §12): a SQLite store (WAL), one transaction per
         // finished share, never item contents; recorded by the command and the service.
-        .target(name: "ShareHistory", dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "UniformTypes", "CSQLite"]),
+        .target(
+            name: "ShareHistory", dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "UniformTypes", "CSQLite", "CSQLiteShims"]),
         // Posting: Mastodon, X, Facebook, Weibo, Flickr (OAuth 1.0a), Vimeo (tus); accounts in the
         // Secret Service (libsecret) with a 0600 file fallback; web share pages through OpenIn.
         .target(
@@ -207,7 +209,7 @@ let package = Package(
             name: "share-bench",
             dependencies: [
                 "ShareSheet", "ShareSheetTesting", "ReadingList", "PhotoLibrary", "Printing",
-                "ShareSheetBuiltins", "ShareTargets",
+                "ShareSheetBuiltins", "ShareTargets", "ShareHistory",
             ]),
 
         .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),

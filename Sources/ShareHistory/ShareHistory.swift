@@ -11,8 +11,10 @@ import ShareSheetSystem
 /// that is not a database, or whose pages do not hold together, is set aside with a warning and
 /// a new history started, so a broken history never stops a share.
 ///
-/// No connection is kept: a `share` process records once, and opening costs far less than the
-/// share itself (see BENCHMARKS.md, "history").
+/// No connection is kept: a `share` process records once. Closing leaves the write-ahead log
+/// to be copied back every few shares (`longestLog`) rather than syncing at every share, which keeps
+/// a record well under a millisecond (BENCHMARKS.md, "Share history"). What is forgotten is
+/// overwritten (`secure_delete`) and checkpointed at once, so it does not linger in the log.
 public struct ShareHistory: Sendable {
     /// The database file.
     public let databaseURL: URL
@@ -47,7 +49,7 @@ public struct ShareHistory: Sendable {
     @discardableResult
     public func record(_ entry: HistoryEntry, keepDays: Int, now: Date = Date()) throws -> (entry: HistoryEntry, warnings: [String]) {
         var warnings: [String] = []
-        let id = try writing(create: true, warnings: &warnings) { connection in
+        let id = try writing(create: true, verify: false, warnings: &warnings) { connection in
             try Self.dropEntries(before: now.addingTimeInterval(-Double(keepDays) * 86_400), in: connection)
             let id = try Self.insert(entry, into: connection)
             #if DEBUG
@@ -101,7 +103,7 @@ public struct ShareHistory: Sendable {
     /// Deletes the shares that `condition` picks, with their targets and item counts.
     private func deleting(where condition: String, _ values: [SQLiteStatement.Value]) throws -> (count: Int, warnings: [String]) {
         var warnings: [String] = []
-        let count = try writing(create: false, warnings: &warnings) { connection in
+        let count = try writing(create: false, checkpoint: true, warnings: &warnings) { connection in
             // The ids first: the condition may read the targets that are deleted next.
             let picked = try connection.prepare("SELECT id FROM shares WHERE \(condition)")
             try picked.bind(values)
@@ -123,9 +125,15 @@ public struct ShareHistory: Sendable {
     /// Runs `body` in a write transaction on a database brought to the current schema. A file
     /// that turns out not to be a database, or corrupt, is set aside (a warning is added) and
     /// `body` runs once more on a new one.
-    /// - Parameter create: false to do nothing (nil) when there is no file yet.
+    /// - Parameters:
+    ///   - create: false to do nothing (nil) when there is no file yet.
+    ///   - checkpoint: true to copy the log into the database and empty it after the commit.
+    ///   - verify: true to check every page first (`PRAGMA quick_check`, about a millisecond for
+    ///     a full history): done by `share history`, where a person waits anyway; a share relies
+    ///     on SQLite's own checks of the pages it reads and writes.
     private func writing<Result>(
-        create: Bool, warnings: inout [String], _ body: (SQLiteConnection) throws -> Result
+        create: Bool, checkpoint: Bool = false, verify: Bool = true, warnings: inout [String],
+        _ body: (SQLiteConnection) throws -> Result
     ) throws -> Result? {
         for attempt in 0..<2 {
             guard create || exists else { return nil }
@@ -133,10 +141,13 @@ public struct ShareHistory: Sendable {
                 if create { try HistoryFiles.makeFolder(of: databaseURL) }
                 let connection = try SQLiteConnection(path: databaseURL.path, create: create)
                 try Self.prepare(connection)
-                return try connection.writeTransaction {
+                if verify { try Self.verify(connection) }
+                let result = try connection.writeTransaction {
                     try Schema.migrate(connection)
                     return try body(connection)
                 }
+                if checkpoint || logPages > Self.longestLog { _ = try connection.text("PRAGMA wal_checkpoint(TRUNCATE)") }
+                return result
             } catch let error as SQLiteError where error.meansCorruptFile && attempt == 0 {
                 warnings.append(try HistoryFiles.setAside(databaseURL, because: error.message))
             } catch let error as SQLiteError {
@@ -151,15 +162,34 @@ public struct ShareHistory: Sendable {
     }
 
     /// WAL with `synchronous=NORMAL`: a killed process never leaves the file inconsistent (a
-    /// power cut may lose the last share, not the file); and a quick check of the pages, so a
-    /// damaged file is set aside before it is written to.
+    /// power cut may lose the last share, not the file); deleted rows overwritten.
     private static func prepare(_ connection: SQLiteConnection) throws {
         if try connection.text("PRAGMA journal_mode") != "wal" { _ = try connection.text("PRAGMA journal_mode = WAL") }
-        try connection.execute("PRAGMA synchronous = NORMAL")
+        // The log is checkpointed here (`longestLog`), not by SQLite: its own checkpoint never
+        // restarts a log that each new process reads back from the start.
+        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 0")
+        try connection.leaveLogOnClose()
+    }
+
+    /// Checks every page, so a damaged file is set aside before it is read or written.
+    private static func verify(_ connection: SQLiteConnection) throws {
         let check = try connection.text("PRAGMA quick_check(1)")
         guard check == "ok" else {
             throw SQLiteError(code: 11, call: "PRAGMA quick_check", message: check ?? "the integrity check found damage")
         }
+    }
+
+    /// The most pages the write-ahead log keeps before a share copies it into the database and
+    /// empties it (a few shares' worth). Each process reads the whole log back when it opens it
+    /// (the log's index does not outlive the last connection, and a log a process left is never
+    /// restarted by SQLite's own checkpoints), so a long log costs every share; emptying it syncs
+    /// the files, so doing it at every share costs every share too.
+    static let longestLog = 32
+
+    /// Pages in the write-ahead log now, from its size (it is emptied to 0 bytes by each checkpoint).
+    private var logPages: Int {
+        let size = (try? FileManager.default.attributesOfItem(atPath: databaseURL.path + "-wal")[.size] as? Int) ?? 0
+        return max(0, size - 32) / (4096 + 24)
     }
 
     /// Deletes the shares finished before `cutoff`.

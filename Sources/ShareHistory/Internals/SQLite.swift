@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteShims
 import Foundation
 
 /// A failed SQLite call: the result code, the call that returned it and SQLite's message.
@@ -42,6 +43,15 @@ final class SQLiteConnection {
         let milliseconds =
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+    }
+
+    /// Leaves the write-ahead log for a later checkpoint when this connection closes, instead of
+    /// copying it back into the database and syncing both then (three `fdatasync`s, most of a
+    /// record's cost); the history empties the log every few shares instead. A log left behind is
+    /// read, or recovered after a kill, by the next connection.
+    func leaveLogOnClose() throws {
+        let code = csqlite_set_no_checkpoint_on_close(handle, 1)
+        guard code == SQLITE_OK else { throw error(code, call: "sqlite3_db_config(SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE)") }
     }
 
     deinit {
