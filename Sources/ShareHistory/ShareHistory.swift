@@ -184,7 +184,7 @@ public struct ShareHistory: Sendable {
     /// (the log's index does not outlive the last connection, and a log a process left is never
     /// restarted by SQLite's own checkpoints), so a long log costs every share; emptying it syncs
     /// the files, so doing it at every share costs every share too.
-    static let longestLog = 32
+    public static let longestLog = 32
 
     /// Pages in the write-ahead log now, from its size (it is emptied to 0 bytes by each checkpoint).
     private var logPages: Int {
