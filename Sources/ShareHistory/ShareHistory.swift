@@ -175,7 +175,7 @@ public struct ShareHistory: Sendable {
     private static func verify(_ connection: SQLiteConnection) throws {
         let check = try connection.text("PRAGMA quick_check(1)")
         guard check == "ok" else {
-            throw SQLiteError(code: 11, call: "PRAGMA quick_check", message: check ?? "the integrity check found damage")
+            throw SQLiteError.corrupt(call: "PRAGMA quick_check", message: check ?? "the integrity check found damage")
         }
     }
 

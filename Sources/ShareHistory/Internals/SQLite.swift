@@ -19,6 +19,11 @@ struct SQLiteError: Error, CustomStringConvertible {
     var meansCorruptFile: Bool { code & 0xff == SQLITE_NOTADB || code & 0xff == SQLITE_CORRUPT }
 
     var description: String { "\(message) (\(call), code \(code))" }
+
+    /// A check of our own that found damage, as SQLite says damage (`SQLITE_CORRUPT`).
+    static func corrupt(call: String, message: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_CORRUPT, call: call, message: message)
+    }
 }
 
 /// One open database connection. Not thread-safe: its owner serialises the calls.
