@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "Pasteboard", targets: ["Pasteboard"]),
         .library(name: "Nearby", targets: ["Nearby"]),
         .library(name: "Social", targets: ["Social"]),
+        .library(name: "ShareHistory", targets: ["ShareHistory"]),
         .executable(name: "share", targets: ["share"]),
         .executable(name: "sharesheet-service", targets: ["sharesheet-service"]),
         .executable(name: "share-bench", targets: ["share-bench"]),
@@ -86,6 +87,7 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
 
         // GLib's GError as one Swift error (call, domain, code, message), for every GLib user.
         .target(name: "GLibErrors", dependencies: ["CGIO"]),
@@ -128,6 +130,7 @@ let package = Package(
             name: "ShareService",
             dependencies: [
                 "ShareSheet", "Sharing", "ShareSheetGTK", "CGIO", "MainLoop", "ShareServiceProtocol", "GVariants", "GLibErrors", "DBus",
+                "ShareHistory",
             ]),
         // The service's wire format (SPEC §11): names, paths, interface texts, and the encoding and
         // decoding of every message, as plain Swift values over GVariants. Nothing of the sheet.
@@ -159,7 +162,7 @@ let package = Package(
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareServiceProtocol", "GVariants", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets", "CEdit", "GLibErrors", "DBus"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareServiceProtocol", "GVariants", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets", "CEdit", "GLibErrors", "DBus", "ShareHistory"]),
         // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
         .target(
             name: "Mail",
@@ -190,6 +193,10 @@ let package = Package(
         .target(name: "PhotoLibrary", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGlibcShims"]),
         // Add to Reading List: a SQLite store (WAL, versioned schema), Netscape bookmark HTML and JSON.
         .target(name: "ReadingList", dependencies: ["ShareSheet", "ShareSheetSystem", "CSQLite"]),
+        // The share history the person owns (SPEC §12): a SQLite store (WAL), one transaction per
+        // finished share, never item contents; recorded by the command and the service.
+        .target(
+            name: "ShareHistory", dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "UniformTypes", "CSQLite", "CSQLiteShims"]),
         // Posting: Mastodon, X, Facebook, Weibo, Flickr (OAuth 1.0a), Vimeo (tus); accounts in the
         // Secret Service (libsecret) with a 0600 file fallback; web share pages through OpenIn.
         .target(
@@ -202,7 +209,7 @@ let package = Package(
             name: "share-bench",
             dependencies: [
                 "ShareSheet", "ShareSheetTesting", "ReadingList", "PhotoLibrary", "Printing",
-                "ShareSheetBuiltins", "ShareTargets",
+                "ShareSheetBuiltins", "ShareTargets", "ShareHistory",
             ]),
 
         .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
@@ -267,7 +274,7 @@ let package = Package(
             name: "ShareCommandTests",
             dependencies: [
                 "ShareCommand", "ShareSheetSystem", "ShareSheetTerminal", "ShareSheetTesting", "ShareSheetUIKit", "ShareSheetBuiltins",
-                "LocalTestSupport", "share",
+                "ShareHistory", "LocalTestSupport", "share",
             ],
             exclude: ["__Snapshots__"]),
     ]

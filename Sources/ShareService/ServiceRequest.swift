@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import GLibErrors
+import ShareHistory
 import ShareServiceProtocol
 import ShareSheet
 import ShareSheetGTK
@@ -18,6 +19,8 @@ final class ServiceRequest {
     private let host: ShareHost
     private let call: ServiceCall
     private let onEnd: (ServiceRequest) -> Void
+    /// Says a line on the service's standard error (a history that could not be written).
+    private let warn: (String) -> Void
     private var registration: DBusRegistration?
     private var senderWatch: DBusNameWatch?
     private var session: ShareSession?
@@ -26,7 +29,7 @@ final class ServiceRequest {
 
     init(
         path: String, sender: String, connection: DBusConnection, host: ShareHost, call: ServiceCall,
-        onEnd: @escaping (ServiceRequest) -> Void
+        warn: @escaping (String) -> Void = { _ in }, onEnd: @escaping (ServiceRequest) -> Void
     ) {
         self.path = path
         self.sender = sender
@@ -34,6 +37,7 @@ final class ServiceRequest {
         self.host = host
         self.call = call
         self.onEnd = onEnd
+        self.warn = warn
     }
 
     /// Exports the request object and watches the caller; false when the path is taken.
@@ -154,7 +158,10 @@ final class ServiceRequest {
             await presenter?.waitUntilClosed()
             await ending.controller.waitForProvidersToStop()
             guard let self else { return }
-            self.finish(session.result(of: ending, interfaceCancelled: presenter?.interfaceWasCancelled ?? false))
+            let result = session.result(of: ending, interfaceCancelled: presenter?.interfaceWasCancelled ?? false)
+            // In the person's history, as the command records its own shares.
+            for warning in HistoryRecording.record(result, ending: ending, environment: self.host.environment) { self.warn(warning) }
+            self.finish(result)
         }
     }
 

@@ -246,7 +246,7 @@ public final class ShareServer {
             return returnError(invocation, "handle_token \(call.token ?? "") is in use by another request of yours")
         }
         let request = ServiceRequest(
-            path: path, sender: sender, connection: connection, host: host, call: call,
+            path: path, sender: sender, connection: connection, host: host, call: call, warn: warn,
             onEnd: { [weak self] ended in self?.requestEnded(ended) })
         guard request.export(interface: interface(ServiceNames.requestInterface)) else {
             for descriptor in call.descriptors { close(descriptor) }

@@ -113,6 +113,13 @@ public enum ConfigurationKeys {
         ConfigurationGroup(
             "limits", "every share", activities: [],
             settings: [.init("stdin", "4G", "the most the - item may read: a size like 500M or 4G")]),
+        // Read by HistorySettings (ShareHistory).
+        ConfigurationGroup(
+            "history", "the share history (share history)", activities: [],
+            settings: [
+                .init("enabled", "true", "false records nothing: no history file is made"),
+                .init("keep-days", "90", "days a finished share stays in the history; older ones are dropped at each share"),
+            ]),
         // Read by TargetSettings.
         ConfigurationGroup(
             "targets", "installed share targets", activities: [],

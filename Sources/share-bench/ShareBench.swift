@@ -57,11 +57,12 @@ struct Config {
 @MainActor
 struct ShareBench {
     static let usage = """
-        usage: share-bench [--quick] [--targets]
+        usage: share-bench [--quick] [--targets | --history]
 
           (default)  the full run whose numbers BENCHMARKS.md records (about a minute)
           --quick    a smoke run of a few seconds: provider costs scaled down, fewer repetitions
           --targets  only the share-target measurement (200 installed targets against none)
+          --history  only the share history's: recording a share, and whole shares with and without it
           --help     this text
 
         The report (Markdown) goes to standard output, progress to standard error.
@@ -73,7 +74,7 @@ struct ShareBench {
             print(usage)
             return
         }
-        if let unknown = arguments.first(where: { $0 != "--quick" && $0 != "--targets" }) {
+        if let unknown = arguments.first(where: { $0 != "--quick" && $0 != "--targets" && $0 != "--history" }) {
             FileHandle.standardError.write(Data("share-bench: unknown argument '\(unknown)'\n\n\(usage)\n".utf8))
             exit(64)
         }
@@ -83,7 +84,8 @@ struct ShareBench {
         let started = benchClock.now
         let loadBefore = loadAverage()
         var sections: [String] = []
-        let onlyTargets = arguments.contains("--targets")
+        let onlyHistory = arguments.contains("--history")
+        let onlyTargets = arguments.contains("--targets") || onlyHistory
         do {
             if !onlyTargets { sections.append(try BuildBenchmark(config: config).run()) }
         } catch {
@@ -91,7 +93,7 @@ struct ShareBench {
             exit(1)
         }
         do {
-            sections.append(try TargetsBenchmark(config: config).run())
+            if !onlyHistory { sections.append(try TargetsBenchmark(config: config).run()) }
         } catch {
             FileHandle.standardError.write(Data("share-bench: the share-target measurement failed: \(error)\n".utf8))
             exit(1)
@@ -103,6 +105,7 @@ struct ShareBench {
             sections.append(ReadingListBenchmark(config: config).run())
             sections.append(PrintBenchmark(config: config).run())
         }
+        if !onlyTargets || onlyHistory { sections.append(HistoryBenchmark(config: config).run()) }
         let total = started.duration(to: benchClock.now)
 
         let info = ProcessInfo.processInfo

@@ -173,6 +173,9 @@ struct DeclaredOptionsTests {
         "receive --verbose": nil,
         "targets list --json": nil,
         "targets list --pretty": nil,
+        "history list --json": nil,
+        "history list --pretty": nil,
+        "history forget --target": "alice@example.org",
     ]
 
     /// Every option list a subcommand reads arguments against: `COMMAND [ACTION]` and its options.

@@ -1,4 +1,5 @@
 import Foundation
+import ShareHistory
 import ShareSheet
 import ShareSheetGTK
 import ShareSheetTerminal
@@ -66,6 +67,8 @@ struct Runner {
         }
         if invocation.mode.printsResult {
             for warning in try host.configurationWarnings() { context.warn(warning) }
+            // A [history] value that makes no sense is said before the share goes, not after.
+            _ = try HistorySettings(configuration: try host.environment.loadConfiguration())
         }
         let items = try await resolveItems()
         // Standard input too large for memory is a private file, gone when the share ends.
@@ -361,7 +364,7 @@ struct Runner {
         }
         let ending = try await run(session, with: frontEnd, picking: type, watchingInterrupts: !context.standardInputIsTerminal)
         sayKept(ending.kept)
-        return report(session.result(of: ending, interfaceCancelled: frontEnd.interfaceWasCancelled))
+        return report(recorded(session.result(of: ending, interfaceCancelled: frontEnd.interfaceWasCancelled), ending))
     }
 
     /// Runs a session; with `watchingInterrupts`, Ctrl-C cancels it the way every front end
@@ -467,7 +470,7 @@ struct Runner {
         if ending.outcome.completed, let type = ending.outcome.activityType {
             saySkipped(by: type, on: ending.controller.sheet, labels: labels)
         }
-        return report(session.result(of: ending, interfaceCancelled: frontEnd.interfaceWasCancelled))
+        return report(recorded(session.result(of: ending, interfaceCancelled: frontEnd.interfaceWasCancelled), ending))
     }
 
     /// Says which items the activity left out because it does not take their kind (Save to
@@ -514,7 +517,7 @@ struct Runner {
         if ending.outcome.completed, let type = ending.outcome.activityType {
             saySkipped(by: type, on: ending.controller.sheet, labels: labels)
         }
-        return report(session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled))
+        return report(recorded(session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled), ending))
     }
 
     /// The `share --list …` command line for the same items, quoted for a shell.
@@ -537,6 +540,13 @@ struct Runner {
         }
         if safe, !word.isEmpty { return word }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Records a share the command ran in the person's history (SPEC §12) and says any warning;
+    /// a share through the service is recorded by the service. Recording never fails the share.
+    private func recorded(_ result: ShareResult, _ ending: ShareSession.Ending) -> ShareResult {
+        for warning in HistoryRecording.record(result, ending: ending, environment: host.environment) { context.warn(warning) }
+        return result
     }
 
     /// Prints the result (the JSON object under `--json`, else what the activity returned, one

@@ -38,6 +38,7 @@ enum Subcommands {
         AccountsCommand.self,
         ReceiveCommand.self,
         TargetsCommand.self,
+        HistoryCommand.self,
         CompletionsCommand.self,
         ManPageCommand.self,
     ]

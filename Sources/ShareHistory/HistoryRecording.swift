@@ -1,0 +1,114 @@
+import Foundation
+import ShareSheet
+import ShareSheetSystem
+import Sharing
+
+/// What the front ends call when a share session ends: the history entry for its result, made
+/// from what the activity was given (its presets and the person's answers), and its recording
+/// as `[history]` says. The command and the D-Bus service record the same way through this.
+@MainActor
+public enum HistoryRecording {
+    /// Records the share that `ending` finished with `result` in the history of `environment`,
+    /// unless it was cancelled or `[history] enabled=false`.
+    /// - Returns: the warnings to say (a history file set aside, a history that could not be
+    ///   written); recording never fails the share.
+    @discardableResult
+    public static func record(_ result: ShareResult, ending: ShareSession.Ending, environment: HostEnvironment) -> [String] {
+        guard let entry = entry(for: result, ending: ending) else { return [] }
+        // A file GLib cannot read was said before the share; its history setting is unknown, so nothing is written.
+        guard let configuration = try? environment.loadConfiguration() else { return [] }
+        do {
+            let settings = try HistorySettings(configuration: configuration)
+            guard settings.enabled else { return [] }
+            return try ShareHistory(directories: environment.directories).record(entry, keepDays: settings.keepDays).warnings
+        } catch {
+            return ["history: the share was not recorded: \((error as? ShareError)?.message ?? "\(error)")"]
+        }
+    }
+
+    /// The entry for a finished share; nil when it is not recorded: dismissed, cancelled, or
+    /// interrupted (what a cancel kept is not a finished share).
+    public static func entry(for result: ShareResult, ending: ShareSession.Ending, at time: Date = Date()) -> HistoryEntry? {
+        guard !ending.wasCancelled, let type = result.activityType, let activity = result.activity,
+            let disposition = result.disposition, disposition != .cancelled
+        else { return nil }
+        let controller = ending.controller
+        let values = controller.presetValues.merging(controller.submittedValues) { _, submitted in submitted }
+        return HistoryEntry(
+            time: time, activityType: type, activity: activity, targets: targets(of: ActivityType(type), values: values),
+            items: itemCounts(controller.sheet.itemKinds), disposition: disposition.rawValue)
+    }
+
+    /// The people, devices, applications and printers a share went to, from the values its
+    /// activity was given: `to` (and `cc`, `bcc`), AirDrop's device, `printer`, `app`,
+    /// `contact`, and a share target's own id. Never a subject, a body or a file name.
+    public static func targets(of type: ActivityType, values: InterfaceValues) -> [HistoryTarget] {
+        func words(_ key: String) -> [String] {
+            guard let value = values[key] else { return [] }
+            let parts: [String]
+            switch value {
+            case .list(let list): parts = list
+            default: parts = value.text.split(whereSeparator: { $0 == "," || $0 == ";" }).map(String.init)
+            }
+            return parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        var targets: [HistoryTarget] = []
+        if type.rawValue.hasPrefix(shareTargetPrefix) {
+            targets.append(HistoryTarget(kind: .shareTarget, value: String(type.rawValue.dropFirst(shareTargetPrefix.count))))
+        }
+        switch type {
+        case .airDrop:
+            // Given by fingerprint with the alias it showed, or by alias or address alone.
+            let to = words("to").first
+            if let fingerprint = words("fingerprint").first {
+                targets.append(HistoryTarget(kind: .device, value: fingerprint, name: to))
+            } else if let to {
+                targets.append(HistoryTarget(kind: .device, value: to))
+            }
+        case .mail, .message:
+            targets += (words("to") + words("cc") + words("bcc")).map { HistoryTarget(kind: .recipient, value: $0) }
+        case .print:
+            targets += words("printer").map { HistoryTarget(kind: .printer, value: $0) }
+        case .openIn:
+            targets += words("app").map { HistoryTarget(kind: .application, value: $0) }
+        case .assignToContact:
+            targets += words("contact").map { HistoryTarget(kind: .contact, value: $0) }
+        default:
+            break
+        }
+        var seen: Set<HistoryTarget> = []
+        return targets.filter { seen.insert($0).inserted }
+    }
+
+    /// The activity type prefix of share targets (ShareTargets' `ShareTarget.typePrefix`, which
+    /// this module does not link).
+    static let shareTargetPrefix = "org.sharesheet.target."
+
+    /// How many items of each kind, in the order the kinds first appear.
+    public static func itemCounts(_ kinds: [ItemKind]) -> [HistoryEntry.ItemCount] {
+        var counts: [HistoryEntry.ItemCount] = []
+        for kind in kinds.map(historyKind) {
+            if let index = counts.firstIndex(where: { $0.kind == kind }) {
+                counts[index].count += 1
+            } else {
+                counts.append(HistoryEntry.ItemCount(kind: kind, count: 1))
+            }
+        }
+        return counts
+    }
+
+    /// The five kinds the history and the ranking tell apart: `image`, `movie`, `text`, `link`, `file`.
+    public static func historyKind(_ kind: ItemKind) -> String {
+        switch kind {
+        case .string, .attributedString: return "text"
+        case .webURL, .schemeURL: return "link"
+        case .image: return "image"
+        case .fileURL(let type), .data(let type, _), .asset(let type):
+            if type.conforms(to: .image) { return "image" }
+            if type.conforms(to: .movie) || type.conforms(to: .audiovisualContent) { return "movie" }
+            return "file"
+        case .array(let kinds): return kinds.first.map(historyKind) ?? "file"
+        default: return "file"
+        }
+    }
+}
