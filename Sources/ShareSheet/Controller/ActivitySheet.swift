@@ -15,6 +15,9 @@ public struct ActivitySheet {
     /// What a header shows of each item, in item order: the placeholder (a source's stands for
     /// its item) and the source's link metadata. Made with the sheet; no provider work.
     public var previews: [ItemPreview] = []
+    /// The people, devices and applications suggested for these items, best first, each for an
+    /// activity the sheet offers (SPEC §12).
+    public var suggestions: [ActivitySuggestion] = []
 
     /// Every offered activity: the share row, then the action row.
     public var activities: [Activity] { shareRow + actionRow }
@@ -79,8 +82,15 @@ public struct ShareOutcome {
 public protocol ActivityHistory: AnyObject {
     /// Activity types, most recently used first.
     var recentTypes: [ActivityType] { get }
+    /// Activity types most used for items of `kinds` first (SPEC §12's ranking, per kind of
+    /// item); `recentTypes` unless the history tells kinds apart.
+    func recentTypes(for kinds: [ItemKind]) -> [ActivityType]
     /// Notes that `type` was just picked.
     func record(_ type: ActivityType)
+}
+
+extension ActivityHistory {
+    public func recentTypes(for kinds: [ItemKind]) -> [ActivityType] { recentTypes }
 }
 
 /// A running provider, as presenters show it.

@@ -44,6 +44,11 @@ open class ActivityViewController {
     public let registry: ActivityRegistry
     /// Recently used activities; when set, they come first in their row.
     public var history: (any ActivityHistory)? { didSet { builtSheet = nil } }
+    /// Where the people, devices and applications to suggest come from (SPEC §12); nil suggests
+    /// nobody. Asked once per sheet, when the sheet is built.
+    public var suggestionSource: (any SuggestionSource)? { didSet { builtSheet = nil } }
+    /// The most suggestions a sheet shows.
+    public static let suggestionLimit = 8
     /// Values set ahead for activities' interfaces and options (`--subject`, `--to`…).
     public var presetValues: InterfaceValues = [:]
     /// Checks the presets against the picked activity once it is prepared, before its interface
@@ -114,6 +119,14 @@ open class ActivityViewController {
     /// Every offered activity: the share row, then the action row.
     public var activities: [Activity] { sheet.activities }
 
+    /// The people, devices and applications the sheet suggests, best first (at most
+    /// `suggestionLimit`), each for an activity the sheet offers; empty without a
+    /// `suggestionSource`. Presenters draw them above the share row.
+    public var suggestions: [ActivitySuggestion] { sheet.suggestions }
+
+    /// The suggestion picked in this presentation, if one was.
+    public private(set) var pickedSuggestion: ActivitySuggestion?
+
     private func placeholderEntries() -> [Entry] {
         if let entries { return entries }
         // Only placeholders here: no item or provider work while the sheet is built.
@@ -176,7 +189,13 @@ open class ActivityViewController {
         }
         if candidates.count == applicationActivities.count, let extensions { add(extensions, to: &sheet, excluding: excluded) }
         withExtendedLifetime(typedItems) {}
-        if let recent = history?.recentTypes, !recent.isEmpty {
+        if let suggestionSource {
+            let offered = Set(sheet.activities.compactMap(\.activityType))
+            sheet.suggestions = Array(
+                suggestionSource.suggestions(for: kinds, offered: sheet.activities.compactMap(\.activityType))
+                    .filter { offered.contains($0.activityType) }.prefix(Self.suggestionLimit))
+        }
+        if let recent = history?.recentTypes(for: kinds), !recent.isEmpty {
             sheet.shareRow = Self.recentFirst(sheet.shareRow, recent: recent)
             sheet.actionRow = Self.recentFirst(sheet.actionRow, recent: recent)
         }
@@ -229,6 +248,7 @@ open class ActivityViewController {
         self.presenter = presenter
         lastOutcome = nil
         submittedValues = [:]
+        pickedSuggestion = nil
         interruptedActivity = nil
         phase = .showingSheet
         presenter?.present(sheet: sheet, controller: self)
@@ -246,6 +266,25 @@ open class ActivityViewController {
     }
 
     // MARK: Picking (steps 2 to 5)
+
+    /// Picks `suggestion`: its activity runs with its presets over `presetValues`. An activity
+    /// whose interface only asks what the suggestion knew (AirDrop's device) performs at once;
+    /// one whose interface asks more (Mail's subject and body) shows it with the presets filled.
+    /// Ignored, like `select(_:)`, unless the sheet is shown and suggests it.
+    /// - Returns: true when the pick was taken.
+    @discardableResult
+    public func select(_ suggestion: ActivitySuggestion) -> Bool {
+        guard phase == .showingSheet, sheet.suggestions.contains(where: { $0.id == suggestion.id }) else { return false }
+        let before = presetValues
+        for (key, value) in suggestion.presets { presetValues[key] = .text(value) }
+        pickedSuggestion = suggestion
+        guard select(suggestion.activityType) else {
+            presetValues = before
+            pickedSuggestion = nil
+            return false
+        }
+        return true
+    }
 
     /// Picks the activity of `type`. Ignored unless the sheet is shown and offers it, so a second
     /// pick while items are produced does nothing.
@@ -418,12 +457,36 @@ open class ActivityViewController {
         if let interface = interface?.applyingPresets(presetValues) {
             // The controller fills preset fields, so every presenter shows them filled.
             currentInterface = interface
+            if let values = Self.valuesAnsweringEverything(interface, suggestion: pickedSuggestion) {
+                // A suggestion that answers all the form would ask: sent as if submitted.
+                phase = .performing(type)
+                currentInterface = nil
+                submittedValues = values
+                interface.onSubmit(values)
+                return
+            }
             phase = .showingInterface(type)
             presenter?.present(interface: interface, for: activity, controller: self)
         } else {
             phase = .performing(type)
             activity.perform()
         }
+    }
+
+    /// The values of `interface`'s filled fields, when `suggestion` filled every field a person
+    /// would be asked (the required ones and any other plain one) and they pass its checks; nil
+    /// when the form still has something to ask, or there is no suggestion.
+    private static func valuesAnsweringEverything(_ interface: ActivityInterface, suggestion: ActivitySuggestion?) -> InterfaceValues? {
+        guard let suggestion else { return nil }
+        var values: InterfaceValues = [:]
+        for field in interface.fields {
+            if let value = field.defaultValue, suggestion.presets[field.id] != nil {
+                values[field.id] = value
+            } else if field.isRequired || !field.isAdvanced {
+                return nil
+            }
+        }
+        return interface.problems(with: values).isEmpty ? values : nil
     }
 
     // MARK: The activity's interface
