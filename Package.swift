@@ -89,6 +89,10 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"]),
+        // The one SQLite wrapper, for the reading list and the share history: connections,
+        // statements, transactions, migrations, and a debug-only hook that makes calls fail.
+        // `package` access: not an API of the products.
+        .target(name: "SQLiteStore", dependencies: ["ShareSheet", "CSQLite", "CSQLiteShims"]),
 
         // GLib's GError as one Swift error (call, domain, code, message), for every GLib user.
         .target(name: "GLibErrors", dependencies: ["CGIO"]),
@@ -193,11 +197,11 @@ let package = Package(
         // Save to Photos: XDG Pictures and Videos, streamed byte-for-byte copies, unique names.
         .target(name: "PhotoLibrary", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGlibcShims"]),
         // Add to Reading List: a SQLite store (WAL, versioned schema), Netscape bookmark HTML and JSON.
-        .target(name: "ReadingList", dependencies: ["ShareSheet", "ShareSheetSystem", "CSQLite"]),
+        .target(name: "ReadingList", dependencies: ["ShareSheet", "ShareSheetSystem", "SQLiteStore"]),
         // The share history the person owns (SPEC §12): a SQLite store (WAL), one transaction per
         // finished share, never item contents; recorded by the command and the service.
         .target(
-            name: "ShareHistory", dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "UniformTypes", "CSQLite", "CSQLiteShims"]),
+            name: "ShareHistory", dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "UniformTypes", "SQLiteStore"]),
         // Suggestions and the activity order (SPEC §12): the history's ranking, the contacts and
         // the pinned devices, as a source every front end's controller is given.
         .target(name: "ShareSuggestions", dependencies: ["ShareSheet", "ShareSheetSystem", "ShareHistory", "Contacts", "OpenIn"]),
@@ -213,7 +217,7 @@ let package = Package(
             name: "share-bench",
             dependencies: [
                 "ShareSheet", "ShareSheetTesting", "ReadingList", "PhotoLibrary", "Printing",
-                "ShareSheetBuiltins", "ShareTargets", "ShareHistory",
+                "ShareSheetBuiltins", "ShareTargets", "ShareHistory", "ShareSuggestions",
             ]),
 
         .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
@@ -274,6 +278,10 @@ let package = Package(
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins", "LocalTestSupport"]),
         .testTarget(name: "SharingTests", dependencies: ["Sharing", "ShareSheet", "ShareSheetTesting", "UniformTypes", "LocalTestSupport"]),
         .testTarget(name: "SeedExampleTests", dependencies: ["ShareSheetUIKit", "ShareSheetTesting", "OpenIn", "LocalTestSupport"]),
+        // The contacts index and the suggestions' caches, in a temporary home.
+        .testTarget(
+            name: "ShareSuggestionsTests",
+            dependencies: ["ShareSuggestions", "ShareHistory", "ShareSheet", "ShareSheetSystem", "ShareSheetTesting", "LocalTestSupport"]),
         .testTarget(
             name: "ShareCommandTests",
             dependencies: [

@@ -4,7 +4,7 @@ import ShareSheetSystem
 
 /// The contacts of the vCard folder as suggestions need them: a name and a photo for an
 /// address or number, and every contact that has one, by name.
-struct ContactDirectory {
+struct ContactDirectory: Sendable {
     /// One contact.
     struct Entry: Sendable, Equatable {
         /// What people see.
@@ -35,17 +35,11 @@ struct ContactDirectory {
     }
 
     /// The contacts of the folder `[contacts]` configures; none when it cannot be read (the
-    /// sheet is never held up by a contacts folder: Assign to Contact says what is wrong).
+    /// sheet is never held up by a contacts folder: Assign to Contact says what is wrong). Read
+    /// through `ContactIndex`: every card only when the folder changed.
     static func load(configuration: Configuration, directories: XDGDirectories) -> ContactDirectory {
-        guard let book = try? ContactBook.configured(configuration, directories: directories),
-            let listing = try? book.load()
-        else { return ContactDirectory() }
-        return ContactDirectory(
-            entries: listing.contacts.map { contact in
-                Entry(
-                    name: contact.displayName, addresses: contact.emailAddresses, numbers: contact.phoneNumbers,
-                    photoPath: nil)
-            })
+        guard let book = try? ContactBook.configured(configuration, directories: directories) else { return ContactDirectory() }
+        return ContactIndex.directory(folder: book.folder, directories: directories)
     }
 
     /// The contact with `address` (an e-mail address, letter case aside, or a number, spacing aside).

@@ -30,6 +30,13 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         self.environment = environment
     }
 
+    /// Forgets what this process kept between sheets (the contacts, the rankings), so the next
+    /// sheet reads them as a new process would: for share-bench's cold builds.
+    package static func emptyProcessCaches() {
+        ContactIndex.forgetKept()
+        RankingCache.forget()
+    }
+
     // MARK: SuggestionSource
 
     public func suggestions(for kinds: [ItemKind], offered: [Activity]) -> [ActivitySuggestion] {
@@ -39,39 +46,38 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     }
 
     /// Every candidate for items of `kinds`, best first, with the parts of its score; those
-    /// whose activity is not on the sheet are listed too, marked. With a `limit`, contacts stop
-    /// once that many offered candidates are found (a sheet shows no more).
+    /// whose activity is not on the sheet are listed too, marked. With a `limit`, candidates stop
+    /// once that many offered ones are found (a sheet shows no more).
+    ///
+    /// The contacts are read only when they change the answer: when a person the history ranks
+    /// is among the candidates (the contacts give their name and photo), or when the history
+    /// and the pinned devices leave room for contacts.
     public func candidates(for kinds: [ItemKind], offered: [Activity], limit: Int? = nil) -> [SuggestionCandidate] {
         let ranking = self.ranking(for: kinds)
         var byType: [ActivityType: Activity] = [:]
         for activity in offered { if let type = activity.activityType, byType[type] == nil { byType[type] = activity } }
-        let contacts: ContactDirectory
-        if let configuration = try? environment.loadConfiguration() {
-            contacts = ContactDirectory.load(configuration: configuration, directories: environment.directories)
-        } else {
-            contacts = ContactDirectory()
+        let pinned = pinnedDevices()
+        func made(with contacts: ContactDirectory) -> [SuggestionCandidate] {
+            let making = SuggestionMaking(
+                offered: byType, contacts: contacts,
+                applicationName: { id in
+                    DesktopApplicationCatalog().application(withID: id).map { ($0.name, $0.iconName) }
+                },
+                // A device under a pinned alias with another certificate is never offered.
+                isImpostor: isImpostor)
+            return making.candidates(ranking: ranking, pinnedDevices: pinned, limit: limit)
         }
-        let making = SuggestionMaking(
-            offered: byType, contacts: contacts,
-            applicationName: { id in
-                DesktopApplicationCatalog().application(withID: id).map { ($0.name, $0.iconName) }
-            })
-        var made = making.candidates(ranking: ranking, pinnedDevices: pinnedDevices())
-        // A device under a pinned alias with another certificate is never offered.
-        made.removeAll { candidate in
-            guard candidate.suggestion.activityType == .airDrop, let fingerprint = candidate.suggestion.presets["fingerprint"]
-            else { return false }
-            return isImpostor(candidate.suggestion.title, fingerprint)
-        }
-        if let limit {
-            var offeredCount = 0
-            made = Array(made.prefix { candidate in
-                if offeredCount >= limit { return false }
-                if candidate.isOffered { offeredCount += 1 }
-                return true
-            })
-        }
-        return made
+        let withoutContacts = made(with: ContactDirectory())
+        let namesPeople = withoutContacts.contains { $0.origin == .history && $0.suggestion.presets["to"] != nil && $0.suggestion.activityType != .airDrop }
+        let offeredCount = withoutContacts.filter(\.isOffered).count
+        guard namesPeople || limit.map({ offeredCount < $0 }) ?? true else { return withoutContacts }
+        return made(with: contacts())
+    }
+
+    /// The contacts of the configured folder, through the contacts index.
+    private func contacts() -> ContactDirectory {
+        guard let configuration = try? environment.loadConfiguration() else { return ContactDirectory() }
+        return ContactDirectory.load(configuration: configuration, directories: environment.directories)
     }
 
     // MARK: ActivityHistory
@@ -95,7 +101,8 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         var ranking = HistoryRanking(targets: [], activities: [])
         if loadedSettings().history.enabled {
             do {
-                let (read, warnings) = try ShareHistory(directories: environment.directories).ranking(for: names)
+                let history = ShareHistory(directories: environment.directories)
+                let (read, warnings) = try RankingCache.ranking(of: history, kinds: names) { try history.ranking(for: names) }
                 ranking = read
                 warnings.forEach(say)
             } catch {

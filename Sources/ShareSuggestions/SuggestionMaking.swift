@@ -14,34 +14,66 @@ struct SuggestionMaking {
     var contacts: ContactDirectory
     /// The names of applications by desktop id.
     var applicationName: (String) -> (name: String, iconName: String?)?
+    /// True for a device that shows a pinned device's alias with another fingerprint: left out.
+    var isImpostor: @MainActor (_ alias: String, _ fingerprint: String) -> Bool = { _, _ in false }
 
-    func candidates(ranking: HistoryRanking, pinnedDevices: [PinnedDevice]) -> [SuggestionCandidate] {
-        var made: [SuggestionCandidate] = []
-        var seen: Set<String> = []
+    /// The candidates, best first; with a `limit`, they stop once that many offered ones are
+    /// made, so a sheet never names more people than it shows (nor looks up their applications).
+    func candidates(ranking: HistoryRanking, pinnedDevices: [PinnedDevice], limit: Int? = nil) -> [SuggestionCandidate] {
+        var collected = Collected(limit: limit, isImpostor: isImpostor)
         for ranked in ranking.targets where ranked.score > 0 {
-            guard let suggestion = suggestion(for: ranked), seen.insert(suggestion.id).inserted else { continue }
-            made.append(
+            guard !collected.isFull, let suggestion = suggestion(for: ranked) else { continue }
+            collected.add(
                 SuggestionCandidate(
                     suggestion: suggestion, origin: .history, uses: ranked.uses, lastUsed: ranked.lastUsed, score: ranked.score,
                     isOffered: offered[suggestion.activityType] != nil))
         }
         for device in pinnedDevices.sorted(by: { $0.alias.localizedCaseInsensitiveCompare($1.alias) == .orderedAscending }) {
-            let suggestion = deviceSuggestion(fingerprint: device.fingerprint, alias: device.alias)
-            guard seen.insert(suggestion.id).inserted else { continue }
-            made.append(
+            guard !collected.isFull else { break }
+            collected.add(
                 SuggestionCandidate(
-                    suggestion: suggestion, origin: .pinnedDevice, uses: 0, lastUsed: nil, score: 0,
-                    isOffered: offered[.airDrop] != nil))
+                    suggestion: deviceSuggestion(fingerprint: device.fingerprint, alias: device.alias), origin: .pinnedDevice,
+                    uses: 0, lastUsed: nil, score: 0, isOffered: offered[.airDrop] != nil))
         }
         for contact in contacts.all {
-            for suggestion in contactSuggestions(contact) where seen.insert(suggestion.id).inserted {
-                made.append(
+            guard !collected.isFull else { break }
+            for suggestion in contactSuggestions(contact) {
+                collected.add(
                     SuggestionCandidate(
                         suggestion: suggestion, origin: .contact, uses: 0, lastUsed: nil, score: 0,
                         isOffered: offered[suggestion.activityType] != nil))
             }
         }
-        return made
+        return collected.made
+    }
+
+    /// The candidates made so far: each suggestion once, impostors left out, up to `limit` offered.
+    @MainActor
+    private struct Collected {
+        let limit: Int?
+        let isImpostor: @MainActor (_ alias: String, _ fingerprint: String) -> Bool
+        private(set) var made: [SuggestionCandidate] = []
+        private var seen: Set<String> = []
+        private var offeredCount = 0
+
+        init(limit: Int?, isImpostor: @escaping @MainActor (_ alias: String, _ fingerprint: String) -> Bool) {
+            self.limit = limit
+            self.isImpostor = isImpostor
+        }
+
+        var isFull: Bool { limit.map { offeredCount >= $0 } ?? false }
+
+        mutating func add(_ candidate: SuggestionCandidate) {
+            let suggestion = candidate.suggestion
+            guard !isFull, seen.insert(suggestion.id).inserted else { return }
+            if suggestion.activityType == .airDrop, let fingerprint = suggestion.presets["fingerprint"],
+                isImpostor(suggestion.title, fingerprint)
+            {
+                return
+            }
+            made.append(candidate)
+            if candidate.isOffered { offeredCount += 1 }
+        }
     }
 
     /// The suggestion for one ranked target, or nil for a kind of target nobody picks again

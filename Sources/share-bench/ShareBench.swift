@@ -57,12 +57,13 @@ struct Config {
 @MainActor
 struct ShareBench {
     static let usage = """
-        usage: share-bench [--quick] [--targets | --history]
+        usage: share-bench [--quick] [--targets | --history | --suggestions]
 
           (default)  the full run whose numbers BENCHMARKS.md records (about a minute)
           --quick    a smoke run of a few seconds: provider costs scaled down, fewer repetitions
           --targets  only the share-target measurement (200 installed targets against none)
           --history  only the share history's: recording a share, and whole shares with and without it
+          --suggestions  only the suggestions': a sheet with 10,000 history entries and 2,000 contacts against none
           --help     this text
 
         The report (Markdown) goes to standard output, progress to standard error.
@@ -74,7 +75,7 @@ struct ShareBench {
             print(usage)
             return
         }
-        if let unknown = arguments.first(where: { $0 != "--quick" && $0 != "--targets" && $0 != "--history" }) {
+        if let unknown = arguments.first(where: { !["--quick", "--targets", "--history", "--suggestions"].contains($0) }) {
             FileHandle.standardError.write(Data("share-bench: unknown argument '\(unknown)'\n\n\(usage)\n".utf8))
             exit(64)
         }
@@ -84,8 +85,9 @@ struct ShareBench {
         let started = benchClock.now
         let loadBefore = loadAverage()
         var sections: [String] = []
+        let onlySuggestions = arguments.contains("--suggestions")
         let onlyHistory = arguments.contains("--history")
-        let onlyTargets = arguments.contains("--targets") || onlyHistory
+        let onlyTargets = arguments.contains("--targets") || onlyHistory || onlySuggestions
         do {
             if !onlyTargets { sections.append(try BuildBenchmark(config: config).run()) }
         } catch {
@@ -93,7 +95,7 @@ struct ShareBench {
             exit(1)
         }
         do {
-            if !onlyHistory { sections.append(try TargetsBenchmark(config: config).run()) }
+            if !onlyHistory && !onlySuggestions { sections.append(try TargetsBenchmark(config: config).run()) }
         } catch {
             FileHandle.standardError.write(Data("share-bench: the share-target measurement failed: \(error)\n".utf8))
             exit(1)
@@ -106,6 +108,12 @@ struct ShareBench {
             sections.append(PrintBenchmark(config: config).run())
         }
         if !onlyTargets || onlyHistory { sections.append(HistoryBenchmark(config: config).run()) }
+        do {
+            if !onlyTargets || onlySuggestions { sections.append(try SuggestionsBenchmark(config: config).run()) }
+        } catch {
+            FileHandle.standardError.write(Data("share-bench: the suggestions measurement failed: \(error)\n".utf8))
+            exit(1)
+        }
         let total = started.duration(to: benchClock.now)
 
         let info = ProcessInfo.processInfo

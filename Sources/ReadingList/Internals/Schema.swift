@@ -1,16 +1,11 @@
-/// The reading list's tables, one version after another. `PRAGMA user_version` holds the version
-/// a database is at; opening it applies every later migration in one write transaction.
-enum Schema {
-    /// One step from the version before it to `version`.
-    struct Migration {
-        var version: Int
-        var sql: String
-    }
+import SQLiteStore
 
+/// The reading list's tables, one version after another (`SQLiteSchema` applies them).
+enum Schema {
     /// Every migration, in order. Never edit a released one: add the next.
-    static let migrations: [Migration] = [
+    static let migrations = SQLiteSchema([
         // 1: the page and when it was added.
-        Migration(
+        SQLiteSchema.Migration(
             version: 1,
             sql: """
                 CREATE TABLE items (
@@ -21,35 +16,25 @@ enum Schema {
                 );
                 """),
         // 2: the preview text and the read flag, and newest-first listing by index.
-        Migration(
+        SQLiteSchema.Migration(
             version: 2,
             sql: """
                 ALTER TABLE items ADD COLUMN preview_text TEXT;
                 ALTER TABLE items ADD COLUMN is_read INTEGER NOT NULL DEFAULT 0;
                 CREATE INDEX items_by_date_added ON items (date_added DESC, id DESC);
                 """),
-    ]
+    ])
 
     /// The version this build writes.
-    static var currentVersion: Int { migrations.last?.version ?? 0 }
+    static var currentVersion: Int { migrations.currentVersion }
 
     /// Brings the database to `currentVersion`. Runs inside the caller's write transaction, so a
     /// second process opening the same file at the same time waits and then finds it done.
     /// - Returns: the version the database was at.
     /// - Throws: `Schema.NewerVersion` when a later build made the file.
     @discardableResult
-    static func migrate(_ connection: SQLiteConnection) throws -> Int {
-        let found = try connection.integer("PRAGMA user_version")
-        guard found <= currentVersion else { throw NewerVersion(found: found) }
-        for migration in migrations where migration.version > found {
-            try connection.execute(migration.sql)
-        }
-        if found < currentVersion { try connection.execute("PRAGMA user_version = \(currentVersion)") }
-        return found
-    }
+    static func migrate(_ connection: SQLiteConnection) throws -> Int { try migrations.migrate(connection) }
 
     /// The database was made by a later build whose schema this one does not know.
-    struct NewerVersion: Error {
-        var found: Int
-    }
+    typealias NewerVersion = SQLiteSchema.NewerVersion
 }

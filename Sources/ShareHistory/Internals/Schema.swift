@@ -1,19 +1,15 @@
+import SQLiteStore
+
 /// The history's tables, one version after another. `PRAGMA user_version` holds the version a
 /// database is at; opening it for a write applies every later migration in one transaction.
 ///
 /// Targets and item kinds are rows of their own, not text in the share's row, so that the
 /// suggestions (SPEC §12) can count them with `GROUP BY` instead of parsing.
 enum Schema {
-    /// One step from the version before it to `version`.
-    struct Migration {
-        var version: Int
-        var sql: String
-    }
-
     /// Every migration, in order. Never edit a released one: add the next.
-    static let migrations: [Migration] = [
+    static let migrations = SQLiteSchema([
         // 1: the share, what it sent (kinds and counts, never contents) and to whom.
-        Migration(
+        SQLiteSchema.Migration(
             version: 1,
             sql: """
                 CREATE TABLE shares (
@@ -41,24 +37,15 @@ enum Schema {
                 ) WITHOUT ROWID;
                 CREATE INDEX share_targets_by_value ON share_targets (value);
                 """)
-    ]
+    ])
 
     /// The version this build writes.
-    static var currentVersion: Int { migrations.last?.version ?? 0 }
+    static var currentVersion: Int { migrations.currentVersion }
 
     /// Brings the database to `currentVersion`, inside the caller's write transaction.
     /// - Throws: `Schema.NewerVersion` when a later build made the file.
-    static func migrate(_ connection: SQLiteConnection) throws {
-        let found = try connection.integer("PRAGMA user_version")
-        guard found <= currentVersion else { throw NewerVersion(found: found) }
-        for migration in migrations where migration.version > found {
-            try connection.execute(migration.sql)
-        }
-        if found < currentVersion { try connection.execute("PRAGMA user_version = \(currentVersion)") }
-    }
+    static func migrate(_ connection: SQLiteConnection) throws { try migrations.migrate(connection) }
 
     /// The database was made by a later build whose schema this one does not know.
-    struct NewerVersion: Error {
-        var found: Int
-    }
+    typealias NewerVersion = SQLiteSchema.NewerVersion
 }
