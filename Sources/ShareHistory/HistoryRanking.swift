@@ -157,19 +157,23 @@ extension HistoryRanking {
             }
         }
 
-        var ranking: HistoryRanking {
-            HistoryRanking(
-                targets: targets.values.sorted { first, second in
-                    if first.score != second.score { return first.score > second.score }
-                    let order = first.title.localizedCaseInsensitiveCompare(second.title)
-                    if order != .orderedSame { return order == .orderedAscending }
-                    return (first.activity, first.target.value) < (second.activity, second.target.value)
-                },
-                activities: activities.values.sorted { first, second in
-                    if first.score != second.score { return first.score > second.score }
-                    return first.activity < second.activity
-                })
-        }
+        var ranking: HistoryRanking { HistoryRanking(ordering: Array(targets.values), Array(activities.values)) }
+    }
+
+    /// `targets` and `activities` in the formula's order: higher scores first, equal ones by
+    /// name (letter case aside), then by activity.
+    init(ordering targets: [RankedTarget], _ activities: [RankedActivity]) {
+        self.init(
+            targets: targets.sorted { first, second in
+                if first.score != second.score { return first.score > second.score }
+                let order = first.title.localizedCaseInsensitiveCompare(second.title)
+                if order != .orderedSame { return order == .orderedAscending }
+                return (first.activity, first.target.value) < (second.activity, second.target.value)
+            },
+            activities: activities.sorted { first, second in
+                if first.score != second.score { return first.score > second.score }
+                return first.activity < second.activity
+            })
     }
 }
 
