@@ -48,8 +48,17 @@ enum ContactIndex {
     static var rebuilds: Int { kept.withLock { $0.rebuilds } }
 
     private struct Kept {
-        var directories: [String: (stamp: FolderStamp, directory: ContactDirectory)] = [:]
+        var directories: [String: KeptDirectory] = [:]
         var rebuilds = 0
+    }
+
+    /// A folder's contacts as this process read them. A sheet reuses them after one `stat` of
+    /// the folder, without counting its cards, when they were read well after the folder's last
+    /// change (`unsettled`): then only a change moves the folder's time.
+    private struct KeptDirectory {
+        var stamp: FolderStamp
+        var settled: Bool
+        var directory: ContactDirectory
     }
 
     private static let kept = Locked(Kept())
@@ -60,18 +69,37 @@ enum ContactIndex {
     /// The contacts of `folder`: as this process kept them, else from the index file, else read
     /// from every card (and the index written). A missing folder has no contacts.
     static func directory(folder: URL, directories: XDGDirectories, now: Date = Date()) -> ContactDirectory {
+        // Kept by folder: the index's place only matters for the file.
+        let key = folder.path
+        if let known = kept.withLock({ $0.directories[key] }), known.settled, let time = modificationTime(of: folder),
+            time.seconds == known.stamp.seconds, time.nanoseconds == known.stamp.nanoseconds
+        {
+            return known.directory
+        }
         guard let stamp = stamp(of: folder) else { return ContactDirectory() }
-        let index = indexURL(in: directories)
-        let key = folder.path + "\u{0}" + index.path
         if let known = kept.withLock({ $0.directories[key] }), known.stamp == stamp { return known.directory }
+        let index = indexURL(in: directories)
         let directory: ContactDirectory
         if let entries = IndexFile.read(index, folder: folder, stamp: stamp, now: now) {
             directory = ContactDirectory(entries: entries)
         } else {
             directory = ContactDirectory(entries: rebuild(folder: folder, stamp: stamp, directories: directories, now: now))
         }
-        kept.withLock { $0.directories[key] = (stamp, directory) }
+        let settled = isSettled(stamp, at: now)
+        kept.withLock { $0.directories[key] = KeptDirectory(stamp: stamp, settled: settled, directory: directory) }
         return directory
+    }
+
+    /// True when `stamp`'s folder last changed `unsettled` or more before `now`.
+    private static func isSettled(_ stamp: FolderStamp, at now: Date) -> Bool {
+        now.timeIntervalSince1970 - (Double(stamp.seconds) + Double(stamp.nanoseconds) / 1e9) >= unsettled
+    }
+
+    /// The folder's modification time alone: one `stat`.
+    private static func modificationTime(of folder: URL) -> (seconds: Int, nanoseconds: Int)? {
+        var info = stat()
+        guard stat(folder.path, &info) == 0 else { return nil }
+        return (Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec))
     }
 
     /// Reads every card, writes the photos and the index, and returns the entries.
@@ -95,8 +123,7 @@ enum ContactIndex {
         // The folder changed while it was read, or changed so lately that another change could
         // still hide in the same tick: written for this sheet, made again by the next.
         var trusted = stamp
-        let settled = now.timeIntervalSince1970 - (Double(stamp.seconds) + Double(stamp.nanoseconds) / 1e9) >= unsettled
-        if !settled || self.stamp(of: folder) != stamp { trusted.cards = -1 }
+        if !isSettled(stamp, at: now) || self.stamp(of: folder) != stamp { trusted.cards = -1 }
         try? IndexFile.write(entries, folder: folder, stamp: trusted, to: indexURL(in: directories))
         return entries
     }

@@ -21,8 +21,12 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     public var isImpostor: @MainActor (_ alias: String, _ fingerprint: String) -> Bool = { _, _ in false }
     /// Said once each: a history file set aside, a configuration value that cannot be used.
     public var warn: @MainActor (String) -> Void = { _ in }
-    private var rankings: [Set<String>: HistoryRanking] = [:]
+    private var rankings: [Set<String>: (ranking: HistoryRanking, scale: Double)] = [:]
+    /// The last sheet's kinds and their history names (a sheet asks twice: suggestions, order).
+    private var lastKinds: (kinds: [ItemKind], names: Set<String>)?
     private var settings: (sheet: SheetSettings, history: HistorySettings)?
+    /// The configuration the settings came from, for the contacts folder.
+    private var configuration: Configuration?
     private var warned: Set<String> = []
 
     /// Suggestions from the history, contacts and devices of `environment`.
@@ -53,7 +57,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     /// is among the candidates (the contacts give their name and photo), or when the history
     /// and the pinned devices leave room for contacts.
     public func candidates(for kinds: [ItemKind], offered: [Activity], limit: Int? = nil) -> [SuggestionCandidate] {
-        let ranking = self.ranking(for: kinds)
+        let (ranking, scale) = keptRanking(for: kinds)
         var byType: [ActivityType: Activity] = [:]
         for activity in offered { if let type = activity.activityType, byType[type] == nil { byType[type] = activity } }
         let pinned = pinnedDevices()
@@ -64,7 +68,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
                     DesktopApplicationCatalog().application(withID: id).map { ($0.name, $0.iconName) }
                 },
                 // A device under a pinned alias with another certificate is never offered.
-                isImpostor: isImpostor)
+                isImpostor: isImpostor, scoreScale: scale)
             return making.candidates(ranking: ranking, pinnedDevices: pinned, limit: limit)
         }
         let withoutContacts = made(with: ContactDirectory())
@@ -76,7 +80,8 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
 
     /// The contacts of the configured folder, through the contacts index.
     private func contacts() -> ContactDirectory {
-        guard let configuration = try? environment.loadConfiguration() else { return ContactDirectory() }
+        _ = loadedSettings()
+        guard let configuration else { return ContactDirectory() }
         return ContactDirectory.load(configuration: configuration, directories: environment.directories)
     }
 
@@ -86,7 +91,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
 
     public func recentTypes(for kinds: [ItemKind]) -> [ActivityType] {
         guard loadedSettings().sheet.ordersByUse else { return [] }
-        return ranking(for: kinds).activities.filter { $0.score > 0 }.map { ActivityType($0.activityType) }
+        return keptRanking(for: kinds).ranking.activities.filter { $0.score > 0 }.map { ActivityType($0.activityType) }
     }
 
     /// Nothing: a share is recorded when it finishes (`HistoryRecording`), with its targets.
@@ -94,17 +99,29 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
 
     // MARK: Internals
 
-    /// The history's ranking for `kinds`, read once per set of kinds.
+    /// The history's ranking for `kinds`, read once per set of kinds, its scores those of now.
     public func ranking(for kinds: [ItemKind]) -> HistoryRanking {
-        let names = Set(kinds.map(HistoryRecording.historyKind))
+        let kept = keptRanking(for: kinds)
+        return RankingCache.scaled(kept.ranking, by: kept.scale)
+    }
+
+    /// The ranking for `kinds` as `RankingCache` gives it: scores to be multiplied by `scale`.
+    private func keptRanking(for kinds: [ItemKind]) -> (ranking: HistoryRanking, scale: Double) {
+        let names: Set<String>
+        if let last = lastKinds, last.kinds == kinds {
+            names = last.names
+        } else {
+            names = Set(kinds.map(HistoryKindNames.name))
+            lastKinds = (kinds, names)
+        }
         if let known = rankings[names] { return known }
-        var ranking = HistoryRanking(targets: [], activities: [])
+        var ranking = (ranking: HistoryRanking(targets: [], activities: []), scale: 1.0)
         if loadedSettings().history.enabled {
             do {
                 let history = ShareHistory(directories: environment.directories)
-                let (read, warnings) = try RankingCache.ranking(of: history, kinds: names) { try history.ranking(for: names) }
-                ranking = read
-                warnings.forEach(say)
+                let read = try RankingCache.ranking(of: history, kinds: names) { try history.ranking(for: names) }
+                ranking = (read.ranking, read.scale)
+                read.warnings.forEach(say)
             } catch {
                 say("history: no suggestions from it: \((error as? ShareError)?.message ?? "\(error)")")
             }
@@ -118,6 +135,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         var loaded = (sheet: SheetSettings.default, history: HistorySettings.default)
         // A file that cannot be read is said by the share itself; the defaults stand here.
         if let configuration = try? environment.loadConfiguration() {
+            self.configuration = configuration
             do { loaded.sheet = try SheetSettings(configuration: configuration) } catch { say((error as? ShareError)?.message ?? "\(error)") }
             do { loaded.history = try HistorySettings(configuration: configuration) } catch {
                 say((error as? ShareError)?.message ?? "\(error)")

@@ -10,20 +10,22 @@ import ShareSheet
 /// does not change. It is kept only when no share it counts lies after the time it was read for
 /// (a share from the future weighs 1 until its time comes, which scaling would not follow).
 enum RankingCache {
-    /// A file as `stat` sees it: any write, truncation or replacement changes one of these.
+    /// A file as `stat` sees it: a write changes the modification time, a checkpoint the size,
+    /// a new file the inode. Not the change time: SQLite running as root gives the log its
+    /// database's owner at every open, which changes it.
     private struct FileStamp: Equatable {
         var inode: UInt64
         var size: Int64
-        var modified: Int128
-        var changed: Int128
+        var seconds: Int
+        var nanoseconds: Int
 
         init?(path: String) {
             var info = stat()
             guard stat(path, &info) == 0 else { return nil }
             inode = UInt64(info.st_ino)
             size = Int64(info.st_size)
-            modified = Int128(info.st_mtim.tv_sec) * 1_000_000_000 + Int128(info.st_mtim.tv_nsec)
-            changed = Int128(info.st_ctim.tv_sec) * 1_000_000_000 + Int128(info.st_ctim.tv_nsec)
+            seconds = Int(info.st_mtim.tv_sec)
+            nanoseconds = Int(info.st_mtim.tv_nsec)
         }
     }
 
@@ -44,16 +46,18 @@ enum RankingCache {
     /// Forgets every kept ranking.
     static func forget() { kept.withLock { $0 = [:] } }
 
-    /// The ranking of `history` for `kinds` at `now`: the kept one scaled to `now`, or `read()`'s.
+    /// The ranking of `history` for `kinds` and what its scores are to be multiplied by to be
+    /// those of `now`: the kept one, or `read()`'s (scale 1). Scaling is left to the caller,
+    /// which looks at a few targets of hundreds.
     static func ranking(
         of history: ShareHistory, kinds: Set<String>, now: Date = Date(),
         read: () throws -> (ranking: HistoryRanking, warnings: [String])
-    ) rethrows -> (ranking: HistoryRanking, warnings: [String]) {
+    ) rethrows -> (ranking: HistoryRanking, scale: Double, warnings: [String]) {
         let path = history.databaseURL.path
         let key = path + "\u{0}" + kinds.sorted().joined(separator: ",")
         let stamp = Stamp(database: FileStamp(path: path), log: FileStamp(path: path + "-wal"))
         if let known = kept.withLock({ $0[key] }), known.stamp == stamp, now >= known.now {
-            return (scaled(known.ranking, by: HistoryRanking.weight(of: known.now, now: now)), [])
+            return (known.ranking, HistoryRanking.weight(of: known.now, now: now), [])
         }
         let read = try read()
         let newest = (read.ranking.activities.map(\.lastUsed) + read.ranking.targets.map(\.lastUsed)).max() ?? .distantPast
@@ -61,10 +65,11 @@ enum RankingCache {
         if newest <= now, stamp.database != nil, stamp == Stamp(database: FileStamp(path: path), log: FileStamp(path: path + "-wal")) {
             kept.withLock { $0[key] = Kept(stamp: stamp, now: now, ranking: read.ranking) }
         }
-        return read
+        return (read.ranking, 1, read.warnings)
     }
 
-    private static func scaled(_ ranking: HistoryRanking, by factor: Double) -> HistoryRanking {
+    /// `ranking` with every score multiplied by `factor`.
+    static func scaled(_ ranking: HistoryRanking, by factor: Double) -> HistoryRanking {
         guard factor != 1 else { return ranking }
         var scaled = ranking
         for index in scaled.targets.indices { scaled.targets[index].score *= factor }

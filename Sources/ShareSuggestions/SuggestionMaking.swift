@@ -16,17 +16,22 @@ struct SuggestionMaking {
     var applicationName: (String) -> (name: String, iconName: String?)?
     /// True for a device that shows a pinned device's alias with another fingerprint: left out.
     var isImpostor: @MainActor (_ alias: String, _ fingerprint: String) -> Bool = { _, _ in false }
+    /// What the ranking's scores are multiplied by: a kept ranking read some time ago
+    /// (`RankingCache`) is scaled here, for the few candidates made, not target by target.
+    var scoreScale = 1.0
 
     /// The candidates, best first; with a `limit`, they stop once that many offered ones are
     /// made, so a sheet never names more people than it shows (nor looks up their applications).
     func candidates(ranking: HistoryRanking, pinnedDevices: [PinnedDevice], limit: Int? = nil) -> [SuggestionCandidate] {
         var collected = Collected(limit: limit, isImpostor: isImpostor)
-        for ranked in ranking.targets where ranked.score > 0 {
-            guard !collected.isFull, let suggestion = suggestion(for: ranked) else { continue }
+        for index in ranking.targets.indices where ranking.targets[index].score > 0 {
+            guard !collected.isFull else { break }
+            guard let suggestion = suggestion(for: ranking.targets[index]) else { continue }
+            let ranked = ranking.targets[index]
             collected.add(
                 SuggestionCandidate(
-                    suggestion: suggestion, origin: .history, uses: ranked.uses, lastUsed: ranked.lastUsed, score: ranked.score,
-                    isOffered: offered[suggestion.activityType] != nil))
+                    suggestion: suggestion, origin: .history, uses: ranked.uses, lastUsed: ranked.lastUsed,
+                    score: ranked.score * scoreScale, isOffered: offered[suggestion.activityType] != nil))
         }
         for device in pinnedDevices.sorted(by: { $0.alias.localizedCaseInsensitiveCompare($1.alias) == .orderedAscending }) {
             guard !collected.isFull else { break }

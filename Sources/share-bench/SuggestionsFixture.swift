@@ -113,6 +113,9 @@ struct SuggestionsFixture {
             card += "END:VCARD\r\n"
             try Data(card.utf8).write(to: folder.appendingPathComponent(uid + ".vcf"))
         }
+        // Written a day ago, as a person's folder would be: the first sheet's index is trusted.
+        var times = [timespec(tv_sec: time(nil) - 86_400, tv_nsec: 0), timespec(tv_sec: time(nil) - 86_400, tv_nsec: 0)]
+        utimensat(AT_FDCWD, folder.path, &times, 0)
     }
 
     /// Records `entries` as the command does, one share at a time.
