@@ -217,7 +217,7 @@ let package = Package(
             name: "share-bench",
             dependencies: [
                 "ShareSheet", "ShareSheetTesting", "ReadingList", "PhotoLibrary", "Printing",
-                "ShareSheetBuiltins", "ShareTargets", "ShareHistory", "ShareSuggestions",
+                "ShareSheetBuiltins", "ShareTargets", "ShareHistory", "ShareSuggestions", "Contacts",
             ]),
 
         .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),

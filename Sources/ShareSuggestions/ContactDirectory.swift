@@ -1,5 +1,6 @@
 import Contacts
 import Foundation
+import ShareSheet
 import ShareSheetSystem
 
 /// The contacts of the vCard folder as suggestions need them: a name and a photo for an
@@ -38,13 +39,25 @@ struct ContactDirectory: Sendable {
     /// sheet is never held up by a contacts folder: Assign to Contact says what is wrong). Read
     /// through `ContactIndex`: every card only when the folder changed.
     static func load(configuration: Configuration, directories: XDGDirectories) -> ContactDirectory {
-        guard let book = try? ContactBook.configured(configuration, directories: directories) else { return ContactDirectory() }
-        return ContactIndex.directory(folder: book.folder, directories: directories)
+        guard let folder = folder(configuration: configuration, directories: directories) else { return ContactDirectory() }
+        return ContactIndex.directory(folder: folder, directories: directories)
     }
+
+    /// The folder `ContactBook.configured` names, worked out once per setting and home.
+    private static func folder(configuration: Configuration, directories: XDGDirectories) -> URL? {
+        let key = [configuration.string("folder", in: "contacts") ?? "", directories.home.path, directories.dataHome.path]
+            .joined(separator: "\u{0}")
+        if let known = folders.withLock({ $0[key] }) { return known }
+        guard let book = try? ContactBook.configured(configuration, directories: directories) else { return nil }
+        folders.withLock { $0[key] = book.folder }
+        return book.folder
+    }
+
+    private static let folders = Locked<[String: URL]>([:])
 
     /// The contact with `address` (an e-mail address, letter case aside, or a number, spacing aside).
     func contact(for address: String) -> Entry? {
-        let key = address.contains("@") ? Self.addressKey(address) : Self.numberKey(address)
+        let key = address.utf8.contains(UInt8(ascii: "@")) ? Self.addressKey(address) : Self.numberKey(address)
         return byAddress[key].map { all[$0] }
     }
 

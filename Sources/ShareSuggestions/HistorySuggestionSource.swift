@@ -60,22 +60,14 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         let (ranking, scale) = keptRanking(for: kinds)
         var byType: [ActivityType: Activity] = [:]
         for activity in offered { if let type = activity.activityType, byType[type] == nil { byType[type] = activity } }
-        let pinned = pinnedDevices()
-        func made(with contacts: ContactDirectory) -> [SuggestionCandidate] {
-            let making = SuggestionMaking(
-                offered: byType, contacts: contacts,
-                applicationName: { id in
-                    DesktopApplicationCatalog().application(withID: id).map { ($0.name, $0.iconName) }
-                },
-                // A device under a pinned alias with another certificate is never offered.
-                isImpostor: isImpostor, scoreScale: scale)
-            return making.candidates(ranking: ranking, pinnedDevices: pinned, limit: limit)
-        }
-        let withoutContacts = made(with: ContactDirectory())
-        let namesPeople = withoutContacts.contains { $0.origin == .history && $0.suggestion.presets["to"] != nil && $0.suggestion.activityType != .airDrop }
-        let offeredCount = withoutContacts.filter(\.isOffered).count
-        guard namesPeople || limit.map({ offeredCount < $0 }) ?? true else { return withoutContacts }
-        return made(with: contacts())
+        let making = SuggestionMaking(
+            offered: byType, contacts: LazyContacts { [unowned self] in self.contacts() },
+            applicationName: { id in
+                DesktopApplicationCatalog().application(withID: id).map { ($0.name, $0.iconName) }
+            },
+            // A device under a pinned alias with another certificate is never offered.
+            isImpostor: isImpostor, scoreScale: scale)
+        return making.candidates(ranking: ranking, pinnedDevices: pinnedDevices(), limit: limit)
     }
 
     /// The contacts of the configured folder, through the contacts index.
@@ -118,7 +110,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         var ranking = (ranking: HistoryRanking(targets: [], activities: []), scale: 1.0)
         if loadedSettings().history.enabled {
             do {
-                let history = ShareHistory(directories: environment.directories)
+                let history = Self.history(in: environment)
                 let read = try RankingCache.ranking(of: history, kinds: names) { try history.ranking(for: names) }
                 ranking = (read.ranking, read.scale)
                 read.warnings.forEach(say)
@@ -129,6 +121,18 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         rankings[names] = ranking
         return ranking
     }
+
+    /// The history of `environment`, its path worked out once per home (a sheet is built in
+    /// less time than a few URLs take to make).
+    private static func history(in environment: HostEnvironment) -> ShareHistory {
+        let key = [environment.variables["HOME"], environment.variables["XDG_DATA_HOME"]].map { $0 ?? "" }.joined(separator: "\u{0}")
+        if let known = histories.withLock({ $0[key] }) { return known }
+        let history = ShareHistory(directories: environment.directories)
+        histories.withLock { $0[key] = history }
+        return history
+    }
+
+    private static let histories = Locked<[String: ShareHistory]>([:])
 
     private func loadedSettings() -> (sheet: SheetSettings, history: HistorySettings) {
         if let settings { return settings }

@@ -10,8 +10,8 @@ import ShareSheet
 struct SuggestionMaking {
     /// The activities on the sheet, by type.
     var offered: [ActivityType: Activity]
-    /// Contact names and photos for addresses.
-    var contacts: ContactDirectory
+    /// Contact names and photos for addresses, read the first time a candidate needs them.
+    var contacts: LazyContacts
     /// The names of applications by desktop id.
     var applicationName: (String) -> (name: String, iconName: String?)?
     /// True for a device that shows a pinned device's alias with another fingerprint: left out.
@@ -40,7 +40,8 @@ struct SuggestionMaking {
                     suggestion: deviceSuggestion(fingerprint: device.fingerprint, alias: device.alias), origin: .pinnedDevice,
                     uses: 0, lastUsed: nil, score: 0, isOffered: offered[.airDrop] != nil))
         }
-        for contact in contacts.all {
+        // Read only when there is room for contacts (a person the history ranks reads them too).
+        for contact in collected.isFull ? [] : contacts.directory.all {
             guard !collected.isFull else { break }
             for suggestion in contactSuggestions(contact) {
                 collected.add(
@@ -111,7 +112,7 @@ struct SuggestionMaking {
 
     /// Mail or Message to `address`, under the contact's name when the folder knows it.
     private func recipientSuggestion(_ address: String, type: ActivityType, name: String?) -> ActivitySuggestion {
-        let contact = contacts.contact(for: address)
+        let contact = contacts.directory.contact(for: address)
         let title = contact?.name ?? name ?? address
         let word = type == .mail ? "Mail" : "Message"
         return ActivitySuggestion(
@@ -143,7 +144,26 @@ struct SuggestionMaking {
 
     /// A LocalSend fingerprint: the SHA-256 of the device's certificate, 64 hexadecimal digits.
     static func isFingerprint(_ value: String) -> Bool {
-        value.count == 64 && value.allSatisfy(\.isHexDigit)
+        value.utf8.count == 64 && value.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0 | 0x20) }
+    }
+}
+
+/// The contacts of a sheet's suggestions, read when the first candidate needs them: most
+/// sheets are filled by the history alone, and then only a person it ranks needs a name.
+@MainActor
+final class LazyContacts {
+    private let load: @MainActor () -> ContactDirectory
+    private var loaded: ContactDirectory?
+
+    /// Contacts that `load` reads, once.
+    init(_ load: @escaping @MainActor () -> ContactDirectory) { self.load = load }
+
+    /// The contacts `load` read, read now if they were not.
+    var directory: ContactDirectory {
+        if let loaded { return loaded }
+        let directory = load()
+        loaded = directory
+        return directory
     }
 }
 
