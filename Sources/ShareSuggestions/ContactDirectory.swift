@@ -61,6 +61,16 @@ struct ContactDirectory: Sendable {
         return byAddress[key].map { all[$0] }
     }
 
-    private static func addressKey(_ address: String) -> String { "mail:" + address.lowercased() }
-    private static func numberKey(_ number: String) -> String { "tel:" + number.filter { $0.isNumber || $0 == "+" } }
+    /// "mail:" and the address without letter case. Addresses are nearly always ASCII, which
+    /// is lowered byte by byte (`lowercased()` costs a dictionary of 2,000 contacts a millisecond).
+    private static func addressKey(_ address: String) -> String {
+        guard address.utf8.allSatisfy({ $0 < 0x80 }) else { return "mail:" + address.lowercased() }
+        return "mail:" + String(decoding: address.utf8.map { (65...90).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// "tel:" and the number's digits and plus signs (ASCII digits byte by byte, others as characters).
+    private static func numberKey(_ number: String) -> String {
+        guard number.utf8.allSatisfy({ $0 < 0x80 }) else { return "tel:" + number.filter { $0.isNumber || $0 == "+" } }
+        return "tel:" + String(decoding: number.utf8.filter { (48...57).contains($0) || $0 == UInt8(ascii: "+") }, as: UTF8.self)
+    }
 }

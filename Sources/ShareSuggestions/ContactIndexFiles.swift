@@ -25,23 +25,29 @@ extension ContactIndex {
             guard stat(url.path, &info) == 0, now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) < longestAge,
                 let data = FileManager.default.contents(atPath: url.path)
             else { return nil }
-            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            guard lines.count >= 5, lines[0] == header, lines[1] == "folder\t" + folder.path,
-                lines[2] == "stamp\t\(stamp.seconds)\t\(stamp.nanoseconds)\t\(stamp.cards)",
-                lines[lines.count - 1].isEmpty, lines[lines.count - 2] == "end\t\(lines.count - 5)"
-            else { return nil }
-            var entries: [ContactDirectory.Entry] = []
-            entries.reserveCapacity(lines.count - 5)
-            for line in lines[3..<(lines.count - 2)] {
-                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-                guard fields.count == 4 else { return nil }
-                func list(_ field: Substring) -> [String] { field.split(separator: "\u{1F}").map(String.init) }
-                entries.append(
-                    ContactDirectory.Entry(
-                        name: String(fields[0]), addresses: list(fields[1]), numbers: list(fields[2]),
-                        photoPath: fields[3].isEmpty ? nil : String(fields[3])))
+            // Split as bytes: the separators are ASCII, and splitting a String goes character by
+            // character (grapheme clusters), ten times slower for 2,000 lines.
+            return data.withUnsafeBytes { raw -> [ContactDirectory.Entry]? in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+                func text(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> String { String(decoding: part, as: UTF8.self) }
+                guard lines.count >= 5, text(lines[0]) == header, text(lines[1]) == "folder\t" + folder.path,
+                    text(lines[2]) == "stamp\t\(stamp.seconds)\t\(stamp.nanoseconds)\t\(stamp.cards)",
+                    lines[lines.count - 1].isEmpty, text(lines[lines.count - 2]) == "end\t\(lines.count - 5)"
+                else { return nil }
+                var entries: [ContactDirectory.Entry] = []
+                entries.reserveCapacity(lines.count - 5)
+                for line in lines[3..<(lines.count - 2)] {
+                    let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
+                    guard fields.count == 4 else { return nil }
+                    func list(_ field: Slice<UnsafeBufferPointer<UInt8>>) -> [String] { field.split(separator: 0x1F).map(text) }
+                    entries.append(
+                        ContactDirectory.Entry(
+                            name: text(fields[0]), addresses: list(fields[1]), numbers: list(fields[2]),
+                            photoPath: fields[3].isEmpty ? nil : text(fields[3])))
+                }
+                return entries
             }
-            return entries
         }
 
         /// Writes the index to a temporary file beside `url` and renames it over `url`.

@@ -32,39 +32,40 @@ enum RankingQuery {
             .text(kinds.isEmpty ? "" : "," + kinds.sorted().joined(separator: ",") + ","),
             .real(now.timeIntervalSince1970 * 1000), .real(HistoryRanking.halfLifeDays * 86_400_000),
         ]
-        let activityRows = try connection.prepare(
+        // One statement, so the shares that count are found once (a CTE used twice is
+        // materialized): first a row per activity (`kind` NULL), then a row per target.
+        let rows = try connection.prepare(
             counted + """
-                SELECT activity_type, max(activity), count(*), max(time), sum(weight) FROM counted GROUP BY activity_type
-                """)
-        try activityRows.bind(parameters)
-        var activities: [RankedActivity] = []
-        while try activityRows.step() {
-            activities.append(
-                RankedActivity(
-                    activityType: activityRows.text(at: 0) ?? "", activity: activityRows.text(at: 1) ?? "",
-                    uses: activityRows.int(at: 2), lastUsed: date(activityRows.int(at: 3)), score: activityRows.double(at: 4)))
-        }
-        let targetRows = try connection.prepare(
-            counted + """
+                SELECT NULL, NULL, activity_type, max(activity), count(*), max(time), sum(weight), NULL, NULL
+                FROM counted GROUP BY activity_type
+                UNION ALL
                 SELECT t.kind, t.value, c.activity_type, max(c.activity), count(*), max(c.time), sum(c.weight), min(c.id),
                     max(CASE WHEN t.name IS NOT NULL THEN printf('%015d%012d%06d', c.time, c.id, t.position) || t.name END)
                 FROM counted c JOIN share_targets t ON t.share_id = c.id
                 GROUP BY t.kind, t.value, c.activity_type
                 """)
-        try targetRows.bind(parameters)
+        try rows.bind(parameters)
+        var activities: [RankedActivity] = []
         var merged: [HistoryRanking.Tally.TargetKey: (ranked: RankedTarget, first: Int, named: String)] = [:]
-        while try targetRows.step() {
+        while try rows.step() {
+            guard let kindName = rows.text(at: 0) else {
+                activities.append(
+                    RankedActivity(
+                        activityType: rows.text(at: 2) ?? "", activity: rows.text(at: 3) ?? "", uses: rows.int(at: 4),
+                        lastUsed: date(rows.int(at: 5)), score: rows.double(at: 6)))
+                continue
+            }
             // A kind a later build added reads as what it is closest to: a recipient.
-            let kind = HistoryTarget.Kind(rawValue: targetRows.text(at: 0) ?? "") ?? .recipient
-            let value = targetRows.text(at: 1) ?? ""
-            let activityType = targetRows.text(at: 2) ?? ""
-            let named = targetRows.text(at: 8) ?? ""
+            let kind = HistoryTarget.Kind(rawValue: kindName) ?? .recipient
+            let value = rows.text(at: 1) ?? ""
+            let activityType = rows.text(at: 2) ?? ""
+            let named = rows.text(at: 8) ?? ""
             let name = named.isEmpty ? nil : String(decoding: named.utf8.dropFirst(stampWidth), as: UTF8.self)
             let ranked = RankedTarget(
                 target: HistoryTarget(kind: kind, value: value, name: name), activityType: activityType,
-                activity: targetRows.text(at: 3) ?? "", uses: targetRows.int(at: 4), lastUsed: date(targetRows.int(at: 5)),
-                score: targetRows.double(at: 6))
-            let first = targetRows.int(at: 7)
+                activity: rows.text(at: 3) ?? "", uses: rows.int(at: 4), lastUsed: date(rows.int(at: 5)),
+                score: rows.double(at: 6))
+            let first = rows.int(at: 7)
             let key = HistoryRanking.Tally.TargetKey(kind: kind, value: value.lowercased(), activityType: activityType)
             guard var known = merged[key] else {
                 merged[key] = (ranked, first, named)
