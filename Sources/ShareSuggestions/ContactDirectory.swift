@@ -21,6 +21,9 @@ struct ContactDirectory: Sendable {
     /// Every contact with an address or a number, by name.
     private(set) var all: [Entry] = []
     private var byAddress: [String: Int] = [:]
+    /// The folder these contacts were read from and the process's reading of it
+    /// (`ContactIndex.isCurrent`); nil for contacts made otherwise.
+    var origin: (folder: String, generation: Int)?
 
     /// No contacts.
     init() {}

@@ -50,6 +50,7 @@ enum ContactIndex {
     private struct Kept {
         var directories: [String: KeptDirectory] = [:]
         var rebuilds = 0
+        var generations = 0
     }
 
     /// A folder's contacts as this process read them. A sheet reuses them after one `stat` of
@@ -59,6 +60,17 @@ enum ContactIndex {
         var stamp: FolderStamp
         var settled: Bool
         var directory: ContactDirectory
+    }
+
+    /// True while the contacts this process kept for `folder` as `generation` are the folder's
+    /// (settled, and the folder's time unchanged): one `stat`.
+    static func isCurrent(folder: String, generation: Int) -> Bool {
+        guard let known = kept.withLock({ $0.directories[folder] }), known.settled,
+            known.directory.origin?.generation == generation
+        else { return false }
+        var info = stat()
+        return stat(folder, &info) == 0 && Int(info.st_mtim.tv_sec) == known.stamp.seconds
+            && Int(info.st_mtim.tv_nsec) == known.stamp.nanoseconds
     }
 
     private static let kept = Locked(Kept())
@@ -79,15 +91,19 @@ enum ContactIndex {
         guard let stamp = stamp(of: folder) else { return ContactDirectory() }
         if let known = kept.withLock({ $0.directories[key] }), known.stamp == stamp { return known.directory }
         let index = indexURL(in: directories)
-        let directory: ContactDirectory
+        var directory: ContactDirectory
         if let entries = IndexFile.read(index, folder: folder, stamp: stamp, now: now) {
             directory = ContactDirectory(entries: entries)
         } else {
             directory = ContactDirectory(entries: rebuild(folder: folder, stamp: stamp, directories: directories, now: now))
         }
         let settled = isSettled(stamp, at: now)
-        kept.withLock { $0.directories[key] = KeptDirectory(stamp: stamp, settled: settled, directory: directory) }
-        return directory
+        return kept.withLock { kept -> ContactDirectory in
+            kept.generations += 1
+            directory.origin = (key, kept.generations)
+            kept.directories[key] = KeptDirectory(stamp: stamp, settled: settled, directory: directory)
+            return directory
+        }
     }
 
     /// True when `stamp`'s folder last changed `unsettled` or more before `now`.

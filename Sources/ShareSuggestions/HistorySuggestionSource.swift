@@ -21,7 +21,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     public var isImpostor: @MainActor (_ alias: String, _ fingerprint: String) -> Bool = { _, _ in false }
     /// Said once each: a history file set aside, a configuration value that cannot be used.
     public var warn: @MainActor (String) -> Void = { _ in }
-    private var rankings: [Set<String>: (ranking: HistoryRanking, scale: Double)] = [:]
+    private var rankings: [Set<String>: KeptRanking] = [:]
     /// The last sheet's kinds and their history names (a sheet asks twice: suggestions, order).
     private var lastKinds: (kinds: [ItemKind], names: Set<String>)?
     private var settings: (sheet: SheetSettings, history: HistorySettings)?
@@ -39,14 +39,31 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     package static func emptyProcessCaches() {
         ContactIndex.forgetKept()
         RankingCache.forget()
+        FinishedSuggestions.forget()
     }
 
     // MARK: SuggestionSource
 
     public func suggestions(for kinds: [ItemKind], offered: [Activity]) -> [ActivitySuggestion] {
         guard loadedSettings().sheet.suggests else { return [] }
-        return candidates(for: kinds, offered: offered, limit: ActivityViewController.suggestionLimit)
-            .filter(\.isOffered).prefix(ActivityViewController.suggestionLimit).map(\.suggestion)
+        let limit = ActivityViewController.suggestionLimit
+        let kept = keptRanking(for: kinds)
+        let pinned = pinnedDevices()
+        let key = FinishedSuggestions.key(names: kept.names, offered: offered)
+        // Kept only over a ranking this process read and kept (not for no history at all).
+        let generation = kept.generation.flatMap { $0 > 0 ? $0 : nil }
+        if let generation,
+            let known = FinishedSuggestions.known(key: key, rankingGeneration: generation, pinned: pinned, isImpostor: isImpostor)
+        {
+            return known
+        }
+        let made = making(kept, offered: offered, pinned: pinned, limit: limit)
+        let suggestions = Array(made.candidates.filter(\.isOffered).prefix(limit).map(\.suggestion))
+        if let generation, !made.droppedImpostor {
+            FinishedSuggestions.keep(
+                suggestions, key: key, rankingGeneration: generation, pinned: pinned, contacts: made.contacts.loadedDirectory)
+        }
+        return suggestions
     }
 
     /// Every candidate for items of `kinds`, best first, with the parts of its score; those
@@ -57,17 +74,32 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     /// is among the candidates (the contacts give their name and photo), or when the history
     /// and the pinned devices leave room for contacts.
     public func candidates(for kinds: [ItemKind], offered: [Activity], limit: Int? = nil) -> [SuggestionCandidate] {
-        let (ranking, scale) = keptRanking(for: kinds)
+        making(keptRanking(for: kinds), offered: offered, pinned: pinnedDevices(), limit: limit).candidates
+    }
+
+    /// The candidates, with the contacts as they were read (or not) and whether an impostor
+    /// was left out.
+    private func making(
+        _ kept: KeptRanking, offered: [Activity], pinned: [PinnedDevice], limit: Int?
+    ) -> (candidates: [SuggestionCandidate], contacts: LazyContacts, droppedImpostor: Bool) {
         var byType: [ActivityType: Activity] = [:]
         for activity in offered { if let type = activity.activityType, byType[type] == nil { byType[type] = activity } }
+        let contacts = LazyContacts { [unowned self] in self.contacts() }
+        var droppedImpostor = false
         let making = SuggestionMaking(
-            offered: byType, contacts: LazyContacts { [unowned self] in self.contacts() },
+            offered: byType, contacts: contacts,
             applicationName: { id in
                 DesktopApplicationCatalog().application(withID: id).map { ($0.name, $0.iconName) }
             },
             // A device under a pinned alias with another certificate is never offered.
-            isImpostor: isImpostor, scoreScale: scale)
-        return making.candidates(ranking: ranking, pinnedDevices: pinnedDevices(), limit: limit)
+            isImpostor: { [isImpostor] alias, fingerprint in
+                let impostor = isImpostor(alias, fingerprint)
+                if impostor { droppedImpostor = true }
+                return impostor
+            },
+            scoreScale: kept.scale)
+        let candidates = making.candidates(ranking: kept.ranking, pinnedDevices: pinned, limit: limit)
+        return (candidates, contacts, droppedImpostor)
     }
 
     /// The contacts of the configured folder, through the contacts index.
@@ -97,8 +129,17 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         return RankingCache.scaled(kept.ranking, by: kept.scale)
     }
 
-    /// The ranking for `kinds` as `RankingCache` gives it: scores to be multiplied by `scale`.
-    private func keptRanking(for kinds: [ItemKind]) -> (ranking: HistoryRanking, scale: Double) {
+    /// A ranking as `RankingCache` gives it: scores to be multiplied by `scale`; `generation`
+    /// names the process's reading (nil when none was kept), 0 for no history at all.
+    struct KeptRanking {
+        var names: Set<String>
+        var ranking = HistoryRanking(targets: [], activities: [])
+        var scale = 1.0
+        var generation: Int?
+    }
+
+    /// The ranking for `kinds`, read once per set of kinds by this source.
+    private func keptRanking(for kinds: [ItemKind]) -> KeptRanking {
         let names: Set<String>
         if let last = lastKinds, last.kinds == kinds {
             names = last.names
@@ -107,19 +148,20 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
             lastKinds = (kinds, names)
         }
         if let known = rankings[names] { return known }
-        var ranking = (ranking: HistoryRanking(targets: [], activities: []), scale: 1.0)
+        var kept = KeptRanking(names: names, generation: 0)
         if loadedSettings().history.enabled {
             do {
                 let history = Self.history(in: environment)
                 let read = try RankingCache.ranking(of: history, kinds: names) { try history.ranking(for: names) }
-                ranking = (read.ranking, read.scale)
+                (kept.ranking, kept.scale, kept.generation) = (read.ranking, read.scale, read.generation)
                 read.warnings.forEach(say)
             } catch {
+                kept.generation = nil
                 say("history: no suggestions from it: \((error as? ShareError)?.message ?? "\(error)")")
             }
         }
-        rankings[names] = ranking
-        return ranking
+        rankings[names] = kept
+        return kept
     }
 
     /// The history of `environment`, its path worked out once per home (a sheet is built in

@@ -39,33 +39,41 @@ enum RankingCache {
         var stamp: Stamp
         var now: Date
         var ranking: HistoryRanking
+        /// Tells this reading from any other of the process.
+        var generation: Int
     }
 
-    private static let kept = Locked<[String: Kept]>([:])
+    private static let kept = Locked<(rankings: [String: Kept], generations: Int)>(([:], 0))
 
     /// Forgets every kept ranking.
-    static func forget() { kept.withLock { $0 = [:] } }
+    static func forget() { kept.withLock { $0.rankings = [:] } }
 
     /// The ranking of `history` for `kinds` and what its scores are to be multiplied by to be
     /// those of `now`: the kept one, or `read()`'s (scale 1). Scaling is left to the caller,
-    /// which looks at a few targets of hundreds.
+    /// which looks at a few targets of hundreds. `generation` names the kept reading (nil when
+    /// it was not kept): the same generation is the same ranking.
     static func ranking(
         of history: ShareHistory, kinds: Set<String>, now: Date = Date(),
         read: () throws -> (ranking: HistoryRanking, warnings: [String])
-    ) rethrows -> (ranking: HistoryRanking, scale: Double, warnings: [String]) {
+    ) rethrows -> (ranking: HistoryRanking, scale: Double, generation: Int?, warnings: [String]) {
         let path = history.databaseURL.path
         let key = path + "\u{0}" + kinds.sorted().joined(separator: ",")
         let stamp = Stamp(database: FileStamp(path: path), log: FileStamp(path: path + "-wal"))
-        if let known = kept.withLock({ $0[key] }), known.stamp == stamp, now >= known.now {
-            return (known.ranking, HistoryRanking.weight(of: known.now, now: now), [])
+        if let known = kept.withLock({ $0.rankings[key] }), known.stamp == stamp, now >= known.now {
+            return (known.ranking, HistoryRanking.weight(of: known.now, now: now), known.generation, [])
         }
         let read = try read()
         let newest = (read.ranking.activities.map(\.lastUsed) + read.ranking.targets.map(\.lastUsed)).max() ?? .distantPast
         // Kept only when the files did not change while they were read.
-        if newest <= now, stamp.database != nil, stamp == Stamp(database: FileStamp(path: path), log: FileStamp(path: path + "-wal")) {
-            kept.withLock { $0[key] = Kept(stamp: stamp, now: now, ranking: read.ranking) }
+        guard newest <= now, stamp.database != nil,
+            stamp == Stamp(database: FileStamp(path: path), log: FileStamp(path: path + "-wal"))
+        else { return (read.ranking, 1, nil, read.warnings) }
+        let generation = kept.withLock { kept -> Int in
+            kept.generations += 1
+            kept.rankings[key] = Kept(stamp: stamp, now: now, ranking: read.ranking, generation: kept.generations)
+            return kept.generations
         }
-        return (read.ranking, 1, read.warnings)
+        return (read.ranking, 1, generation, read.warnings)
     }
 
     /// `ranking` with every score multiplied by `factor`.

@@ -158,6 +158,9 @@ final class LazyContacts {
     /// Contacts that `load` reads, once.
     init(_ load: @escaping @MainActor () -> ContactDirectory) { self.load = load }
 
+    /// The contacts if a candidate needed them.
+    var loadedDirectory: ContactDirectory? { loaded }
+
     /// The contacts `load` read, read now if they were not.
     var directory: ContactDirectory {
         if let loaded { return loaded }

@@ -72,4 +72,31 @@ struct SuggestionContactsTests {
         #expect(all.contains { $0.origin == .contact && $0.suggestion.title == "Ana Lima" })
         #expect(ContactIndex.rebuilds == before + 1)
     }
+
+    @Test("the next sheet's suggestions follow a new share and a renamed contact")
+    func keptSuggestionsFollowChanges() throws {
+        defer { home.remove() }
+        let folder = environment.directories.dataHome.appendingPathComponent("contacts/default", isDirectory: true)
+        func settleFolder() {
+            var times = [timespec(tv_sec: time(nil) - 3600, tv_nsec: 0), timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, folder.path, &times, 0) == 0)
+        }
+        func titles() -> [String] {
+            HistorySuggestionSource(environment: environment).suggestions(for: [Self.image], offered: Self.offered).map(\.title)
+        }
+        try record(.mail, "mail", to: [HistoryTarget(kind: .recipient, value: "ana@example.com")])
+        settleFolder()
+        HistorySuggestionSource.emptyProcessCaches()
+        #expect(titles().first == "Ana Lima")
+        #expect(titles().first == "Ana Lima")
+        // Khard renames the card into place: the folder's time moves.
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ana\r\nFN:Ana Souza\r\nEMAIL:ana@example.com\r\nEND:VCARD\r\n"
+        try Data(card.utf8).write(to: folder.appendingPathComponent(".ana.tmp"))
+        #expect(rename(folder.appendingPathComponent(".ana.tmp").path, folder.appendingPathComponent("ana.vcf").path) == 0)
+        #expect(titles().first == "Ana Souza")
+        settleFolder()
+        #expect(titles().first == "Ana Souza")
+        for _ in 1...2 { try record(.mail, "mail", to: [HistoryTarget(kind: .recipient, value: "bo@example.com")]) }
+        #expect(titles().first == "bo@example.com")
+    }
 }
