@@ -13,6 +13,10 @@ enum Stylesheet {
             border-radius: 999px;
             background-color: alpha(@window_fg_color, 0.08);
         }
+        .sharesheet-suggestion {
+            padding-left: 2px;
+            padding-right: 2px;
+        }
         .sharesheet-avatar {
             border-radius: 999px;
         }

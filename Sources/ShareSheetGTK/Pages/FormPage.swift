@@ -82,12 +82,13 @@ final class FormPage {
         refresh()
     }
 
-    /// Focuses the first field that still needs a value, else the first one not filled ahead.
+    /// Focuses the first field that still needs a value, else the first one shown that was not
+    /// filled ahead (Subject after a suggestion filled To: Cc waits closed under "More fields").
     func focusFirstField() {
         let values = currentValues
         let first =
             fields.first { field in field.field.problem(with: values[field.field.id]) != nil }
-            ?? fields.first { !$0.field.isPreset } ?? fields.first
+            ?? fields.first { !$0.field.isPreset && !$0.field.isAdvanced } ?? fields.first
         first?.focus()
     }
 

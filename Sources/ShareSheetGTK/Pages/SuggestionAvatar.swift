@@ -43,11 +43,13 @@ final class SuggestionAvatar {
             gtk_overlay_add_overlay(OpaquePointer(overlay), Self.badge(activityIcon))
         }
 
-        let caption = gtk_label_new(suggestion.title)!
+        let caption = gtk_label_new(Self.caption(suggestion.title))!
+        Self.neverHyphenate(caption)
         gtk_label_set_wrap(cg_label(caption), 1)
         gtk_label_set_wrap_mode(cg_label(caption), PANGO_WRAP_WORD_CHAR)
         gtk_label_set_justify(cg_label(caption), GTK_JUSTIFY_CENTER)
-        gtk_label_set_max_width_chars(cg_label(caption), 10)
+        // The button's narrow side padding (`Stylesheet`) leaves "example.com" room for its line.
+        gtk_label_set_max_width_chars(cg_label(caption), 12)
         gtk_label_set_lines(cg_label(caption), 2)
         gtk_label_set_ellipsize(cg_label(caption), PANGO_ELLIPSIZE_END)
         gtk_widget_add_css_class(caption, "caption")
@@ -141,6 +143,22 @@ final class SuggestionAvatar {
         gtk_widget_set_margin_end(disc, -4)
         gtk_widget_set_margin_bottom(disc, -2)
         return disc
+    }
+
+    /// The title as the caption shows it: an address alone may break after its "@" ("bo@" over
+    /// "example.com"), where a reader expects it, rather than anywhere.
+    private static func caption(_ title: String) -> String {
+        guard !title.contains(where: \.isWhitespace), let at = title.firstIndex(of: "@") else { return title }
+        return title[...at] + "\u{200B}" + title[title.index(after: at)...]
+    }
+
+    /// Names and addresses are not words of a language: Pango must not add hyphens where it
+    /// breaks them ("bo@exam-ple.com").
+    private static func neverHyphenate(_ label: Widget) {
+        let attributes = pango_attr_list_new()
+        pango_attr_list_insert(attributes, pango_attr_insert_hyphens_new(0))
+        gtk_label_set_attributes(cg_label(label), attributes)
+        pango_attr_list_unref(attributes)
     }
 
     /// A person is reached by an address (Mail, Message); devices and applications are drawn
