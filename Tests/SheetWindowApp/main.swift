@@ -99,7 +99,7 @@ final class GivenSuggestions: SuggestionSource {
 
     init(_ all: [ActivitySuggestion]) { self.all = all }
 
-    func suggestions(for kinds: [ItemKind], offered: [ActivityType]) -> [ActivitySuggestion] { all }
+    func suggestions(for kinds: [ItemKind], offered: [Activity]) -> [ActivitySuggestion] { all }
 
     /// A suggestion from its JSON object; the activity is named as `share --activity` names it.
     static func suggestion(_ object: [String: Any], names: ActivityNames) -> ActivitySuggestion? {

@@ -44,15 +44,18 @@ final class SuggestionRow {
         avatars.first { gtk_widget_get_visible($0.widget) != 0 && gtk_widget_get_visible(widget) != 0 }
     }
 
-    /// Shows the avatars whose title or subtitle contains `typed` (all when it is empty) and
-    /// the row only when one is left; true when one is.
+    /// Shows the avatars whose name or address contains `typed` (all when it is empty) and the
+    /// row only when one is left; true when one is. The subtitle is not searched: it may name
+    /// the activity ("Mail · ana@example.com").
     @discardableResult
     func filter(_ typed: String) -> Bool {
         var anyShown = false
         for avatar in avatars {
+            let suggestion = avatar.suggestion
+            let address = suggestion.activityType == .mail || suggestion.activityType == .message ? suggestion.presets["to"] : nil
             let shown =
-                typed.isEmpty || avatar.suggestion.title.localizedCaseInsensitiveContains(typed)
-                || avatar.suggestion.subtitle.localizedCaseInsensitiveContains(typed)
+                typed.isEmpty || suggestion.title.localizedCaseInsensitiveContains(typed)
+                || address?.localizedCaseInsensitiveContains(typed) == true
             Widgets.show(avatar.widget, shown)
             anyShown = anyShown || shown
         }
