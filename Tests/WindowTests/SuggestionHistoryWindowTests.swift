@@ -109,4 +109,32 @@ struct SuggestionHistoryWindowTests {
             #expect(run.status == 130, "share: \(run.standardError)")
         }
     }
+
+    @Test("after one AirDrop to a LocalSend device, its avatar sends the next file to it at once: no device to choose")
+    func deviceSuggestionSendsAtOnce() async throws {
+        try await WindowDesk.with { desk in
+            let pair = try NetworkPair()
+            defer { pair.remove() }
+            let receiver = try LocalSendPeer(
+                namespace: pair.theirs, home: desk.home.root.appendingPathComponent("peer", isDirectory: true),
+                alias: "Desk Laptop")
+            defer { receiver.stop() }
+            let first = desk.home.root.appendingPathComponent("first.jpg")
+            try writeRandomFile(first, size: 20_000)
+            let sent = try await Share.finish(
+                try Share.start(["--activity", "airdrop", "--to", "Desk Laptop", first.path], home: desk.home, namespace: pair.ours))
+            #expect(sent.status == 0, "share --activity airdrop: \(sent.standardError)")
+
+            let file = desk.home.root.appendingPathComponent("holiday.jpg")
+            try writeRandomFile(file, size: 300_000, seed: 2)
+            let started = try Share.start([file.path], home: desk.home, extra: desk.session.environment, namespace: pair.ours)
+            let window = RunningWindow(started: started, driver: AccessibilityDriver(session: desk.session, pid: started.pid))
+            try await window.driver.wait(name: "AirDrop to Desk Laptop", role: "push button")
+            try await window.driver.key("Return")
+            let run = try await window.finish()
+            #expect(run.status == 0, "share: \(run.standardError)")
+            let received = receiver.downloads.appendingPathComponent("holiday.jpg")
+            #expect(filesAreIdentical(file, received), "received: \(receiver.receivedFiles())")
+        }
+    }
 }
