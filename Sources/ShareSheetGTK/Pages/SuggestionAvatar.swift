@@ -35,6 +35,10 @@ final class SuggestionAvatar {
         gtk_widget_add_css_class(circle, "sharesheet-avatar")
         // The photo is clipped to the circle's rounded border, not drawn square over it.
         gtk_widget_set_overflow(circle, GTK_OVERFLOW_HIDDEN)
+        // The face expands to centre itself in the circle; said here, that stops at the circle
+        // instead of spreading a short row's avatars across the window.
+        gtk_widget_set_hexpand(circle, 0)
+        gtk_widget_set_vexpand(circle, 0)
 
         let overlay = gtk_overlay_new()!
         gtk_overlay_set_child(OpaquePointer(overlay), circle)
