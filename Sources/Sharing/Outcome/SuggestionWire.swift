@@ -7,6 +7,7 @@ import ShareSheet
 
 extension WireSuggestion {
     /// The listing's entry for `suggestion`, its activity named by `names` (`mail`).
+    @MainActor
     public init(_ suggestion: ActivitySuggestion, names: ActivityNames) {
         self.init(
             id: suggestion.id, activity: names.name(of: suggestion.activityType), activityType: suggestion.activityType.rawValue,
