@@ -16,11 +16,11 @@ import Testing
 struct ServiceSuggestionTests {
     static let mailType = "com.apple.UIKit.activity.Mail"
 
-    @Test("ListSuggestions for a text file: Mail to ana (three shares) first, then bo (one), each with every key and its presets")
+    @Test("ListSuggestions for text: Mail to ana (three shares) first, then bo (one), each with every key and its presets")
     func listsTheHistorysSuggestions() async throws {
         try await withHistory { home, bus, _ in
-            let notes = try home.file("notes.txt", Data("Montag\n".utf8))
-            let suggestions = try await ServiceClient(bus: bus).listSuggestions(["--file", notes.path + ":text/plain"])
+            let client = ServiceClient(bus: bus)
+            let suggestions = try await client.listSuggestions(["--text", "see you at 6"])
             let mail = suggestions.filter { $0["activity"] as? String == "mail" }
             #expect(mail.map { $0["id"] as? String } == ["mail:ana@example.com", "mail:bo@example.com"], "\(suggestions)")
             #expect(suggestions.first?["id"] as? String == "mail:ana@example.com", "ana first: \(suggestions)")
@@ -30,6 +30,10 @@ struct ServiceSuggestionTests {
             #expect(mail.last?["presets"] as? [String: String] == ["to": "bo@example.com"])
             #expect((ana["title"] as? String)?.isEmpty == false)
             for key in ["subtitle", "icon-name", "photo"] { #expect(ana[key] is String, "\(key) in \(ana)") }
+            // Ranked per kind of item: a text file is a file, and nothing was ever shared as one.
+            let notes = try home.file("notes.txt", Data("Montag\n".utf8))
+            let forFile = try await client.listSuggestions(["--file", notes.path + ":text/plain"])
+            #expect(forFile.allSatisfy { $0["activity"] as? String != "mail" }, "\(forFile)")
         }
     }
 
@@ -42,16 +46,18 @@ struct ServiceSuggestionTests {
         let client = ServiceClient(bus: bus)
         #expect(try await client.listSuggestions(["--text", "hello"]).isEmpty)
         try Self.recordHistory(in: home)
+        // Each listing reads the history as it is then.
+        let all = try await client.listSuggestions(["--text", "hello"])
+        #expect(all.contains { $0["activity"] as? String == "mail" }, "\(all)")
         let excluded = try await client.listSuggestions(["--text", "hello", "--option", "excluded-activities=[\"mail\"]"])
         #expect(excluded.allSatisfy { $0["activity"] as? String != "mail" }, "\(excluded)")
     }
 
     @Test("Share with suggestion ana, not interactive: Mail sends to ana at once, as --activity mail with To does")
     func shareWithASuggestionSends() async throws {
-        try await withHistory { home, bus, peer in
-            let notes = try home.file("notes.txt", Data("Montag\n".utf8))
+        try await withHistory { _, bus, peer in
             let result = try await ServiceClient(bus: bus).share([
-                "--file", notes.path + ":text/plain", "--interactive", "false", "--option", "suggestion=\"mail:ana@example.com\"",
+                "--text", "see you at 6", "--interactive", "false", "--option", "suggestion=\"mail:ana@example.com\"",
             ])
             #expect(result["response"] as? Int == 0, "\(result)\n\(bus.logTail())")
             let results = try #require(result["results"] as? [String: Any], "\(result)")
@@ -66,7 +72,7 @@ struct ServiceSuggestionTests {
 
     @Test("Share with a suggestion the sheet does not make: Response 2, error-field suggestion, the id named; nothing sent")
     func unknownSuggestionFails() async throws {
-        try await withHistory { home, bus, peer in
+        try await withHistory { _, bus, peer in
             let result = try await ServiceClient(bus: bus).share([
                 "--text", "hello", "--interactive", "false", "--option", "suggestion=\"mail:zoe@example.com\"",
             ])
@@ -89,10 +95,9 @@ struct ServiceSuggestionTests {
 
     @Test("through ShareSheetClient: listSuggestions decodes them, share with suggestion sends, an unknown one fails on suggestion")
     func swiftClient() async throws {
-        try await withHistory { home, bus, peer in
-            let notes = try home.file("notes.txt", Data("Montag\n".utf8))
+        try await withHistory { _, bus, peer in
             let client = ShareClient(busAddress: bus.address)
-            let suggestions = try await client.listSuggestions(items: [.file(notes, mimeType: "text/plain")])
+            let suggestions = try await client.listSuggestions(items: [.text("see you at 6")])
             let mail = suggestions.filter { $0.activity == "mail" }
             #expect(mail.map(\.id) == ["mail:ana@example.com", "mail:bo@example.com"], "\(suggestions)")
             let ana = try #require(mail.first)
@@ -102,7 +107,7 @@ struct ServiceSuggestionTests {
             #expect(library.activityType == .mail)
             #expect(library.photoPath == nil)
 
-            let sent = try await client.share([.file(notes, mimeType: "text/plain")], WireOptions(interactive: false, suggestion: ana.id))
+            let sent = try await client.share([.text("see you at 6")], WireOptions(interactive: false, suggestion: ana.id))
             #expect(sent.disposition == .sent, "\(sent)\n\(bus.logTail())")
             #expect(sent.activity == "mail")
             #expect(peer.received.count == 1)
