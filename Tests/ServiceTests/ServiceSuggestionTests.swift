@@ -119,6 +119,30 @@ struct ServiceSuggestionTests {
         }
     }
 
+    @Test("an interactive Share with suggestion ana: the window shows Mail's form with To filled, nothing sent; Escape answers 1")
+    func interactiveSuggestionShowsItsForm() async throws {
+        let home = try TemporaryHome(prefix: "service-suggestions")
+        defer { home.remove() }
+        try Self.recordHistory(in: home)
+        let desktop = try DesktopSession.start(in: home.root.appendingPathComponent("desktop", isDirectory: true))
+        defer { desktop.stop() }
+        let bus = try ServiceBus.start(home: home, desktop: desktop)
+        defer { bus.stop() }
+        let client = ServiceClient(bus: bus)
+        let started = try client.start([
+            "share", "--text", "see you at 6", "--option", "suggestion=\"mail:ana@example.com\"", "--token", "suggested1",
+        ])
+        let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
+        try await driver.wait(name: "Subject", role: "text")
+        #expect(try await driver.read(name: "To", role: "text") == "ana@example.com")
+        try await driver.key("Escape")
+        let output = try await client.finish(started)
+        let result = try #require(output.objects.last, "client: \(output)")
+        #expect(result["response"] as? Int == 1, "client: \(output); service: \(bus.logTail())")
+        #expect((result["results"] as? [String: Any])?["activity"] as? String == "mail", "client: \(output)")
+        #expect(home.entries(home.dataHome.appendingPathComponent("sharesheet/Outbox/new")).isEmpty, "nothing queued")
+    }
+
     // MARK: Set-up
 
     /// Three Mail shares of text to ana, one to bo, in the person's history.
