@@ -20,7 +20,10 @@ struct ServiceSuggestionTests {
     func listsTheHistorysSuggestions() async throws {
         try await withHistory { home, bus, _ in
             let client = ServiceClient(bus: bus)
+            // Cold: the front D-Bus activation starts takes the call, and relays share's reply.
+            #expect(try await bus.ownerPID() == nil, "nothing runs before the call")
             let suggestions = try await client.listSuggestions(["--text", "see you at 6"])
+            #expect(ServiceBus.program(of: try await bus.servicePID()) == "share")
             let mail = suggestions.filter { $0["activity"] as? String == "mail" }
             #expect(mail.map { $0["id"] as? String } == ["mail:ana@example.com", "mail:bo@example.com"], "\(suggestions)")
             #expect(suggestions.first?["id"] as? String == "mail:ana@example.com", "ana first: \(suggestions)")
