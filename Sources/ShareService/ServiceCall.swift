@@ -7,9 +7,9 @@ import ShareSheet
 import Sharing
 import UniformTypes
 
-/// A `ListActivities`, `ListSuggestions` or `Share` call, read from its D-Bus arguments: the items, ready for the
-/// share layer, and the options. Reading never looks at a descriptor's content; a file is read
-/// only after the pick, by its provider.
+/// A `ListActivities`, `ListSuggestions` or `Share` call, read from its D-Bus arguments: the
+/// items, ready for the share layer, and the options. Reading never looks at a descriptor's
+/// content; a file is read only after the pick, by its provider.
 @MainActor
 struct ServiceCall {
     /// The items as the controller takes them, each with a label for messages.

@@ -7,7 +7,8 @@ import ShareSheet
 import Sharing
 
 /// The share service (SPEC §8): `org.sharesheet.ShareSheet` on the session bus, serving
-/// `ListActivities`, `ListSuggestions` and `Share` from any application until it has been idle a while.
+/// `ListActivities`, `ListSuggestions` and `Share` from any application until it has been idle
+/// a while.
 ///
 /// Everything runs on the main actor inside `GLibMainLoop`: GDBus delivers method calls from
 /// GLib's default main context on the main thread. Descriptors are read only by providers,
@@ -142,8 +143,8 @@ public final class ShareServer {
 
     // MARK: Methods
 
-    /// A call from a caller on the bus: `ListActivities(aa{sv}, a{sv})`, `ListSuggestions(aa{sv}, a{sv})`
-    /// or `Share(s, aa{sv}, a{sv})`.
+    /// A call from a caller on the bus: `ListActivities(aa{sv}, a{sv})`,
+    /// `ListSuggestions(aa{sv}, a{sv})` or `Share(s, aa{sv}, a{sv})`.
     private func handle(_ invocation: DBusMethodInvocation) {
         // GDBus has checked the arguments against the interface's types.
         let arguments = invocation.arguments
