@@ -58,7 +58,7 @@ struct ServiceSuggestionTests {
 
     @Test("Share with suggestion ana, not interactive: Mail sends to ana at once, as --activity mail with To does")
     func shareWithASuggestionSends() async throws {
-        try await withHistory { _, bus, peer in
+        try await withHistory { home, bus, peer in
             let result = try await ServiceClient(bus: bus).share([
                 "--text", "see you at 6", "--interactive", "false", "--option", "suggestion=\"mail:ana@example.com\"",
             ])
@@ -70,6 +70,11 @@ struct ServiceSuggestionTests {
             let message = try #require(peer.received.first, "nothing reached the SMTP server")
             #expect(peer.received.count == 1)
             #expect(try peer.envelope(of: message).recipients == ["ana@example.com"])
+            // Recorded as any share the service carries out: one more Mail to ana.
+            let history = ShareHistory(directories: XDGDirectories(environment: home.environment))
+            let entries = try history.entries().entries
+            #expect(entries.count == 5)
+            #expect(entries.filter { $0.targets.contains { $0.value == "ana@example.com" } }.count == 4, "\(entries)")
         }
     }
 
