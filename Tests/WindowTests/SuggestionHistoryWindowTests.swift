@@ -29,7 +29,7 @@ struct SuggestionHistoryWindowTests {
         return nodes.filter { $0["role"] as? String == "push button" }
     }
 
-    @Test("after three mails to ana and one to bo, the first avatar is Mail to ana@example.com; Enter, Enter sends to ana with no field to fill")
+    @Test("after three mails to ana and one to bo, the first avatar is Mail to ana@example.com; Enter and Ctrl+Enter send to ana with no field to fill")
     func firstSuggestionSendsToAna() async throws {
         try await WindowDesk.with { desk in
             let peer = try SMTPPeer(in: desk.home.root)
@@ -48,11 +48,14 @@ struct SuggestionHistoryWindowTests {
             #expect(names.firstIndex(of: "Mail").map { ana < $0 } == true, "above the share row: \(names)")
             #expect((shown[ana]["states"] as? [String])?.contains("focused") == true, "the first avatar has the focus: \(shown[ana])")
 
-            // Enter picks her: Mail with To filled, the focus in Subject; Enter there sends.
+            // Enter picks her: Mail with To filled, the focus in Subject. A line in the Body
+            // (Tab), and Ctrl+Enter sends: nothing else to fill.
             try await window.driver.key("Return")
             try await window.driver.wait(name: "Subject", role: "text")
             #expect(try await window.driver.read(name: "To", role: "text") == "ana@example.com")
-            try await window.driver.key("Return")
+            try await window.driver.key("Tab")
+            try await window.driver.type("See you at six")
+            try await window.driver.key("Control_L+Return")
             let run = try await window.finish()
             #expect(run.status == 0, "share: \(run.standardError)")
             let result = try JSONSerialization.jsonObject(with: run.output) as? [String: Any]
@@ -66,6 +69,7 @@ struct SuggestionHistoryWindowTests {
             let parsed = try PythonEmail.parse(last)
             #expect(parsed.to.contains { $0.contains("ana@example.com") }, "\(parsed.to)")
             #expect(parsed.parts.contains { $0.filename == "notes.txt" })
+            #expect(parsed.parts.contains { $0.text?.contains("See you at six") == true }, "\(parsed.parts)")
         }
     }
 
