@@ -88,12 +88,12 @@ extension KnownDevices {
             let each = found.map { "\($0.alias) (fingerprint \($0.fingerprint)\($0.pinned ? ", pinned" : ""))" }
             throw ShareError(
                 .usage,
-                "devices \(action): '\(name)' names \(found.count) devices: \(each.dropLast().joined(separator: ", ")) and "
-                    + "\(each.last!); give the fingerprint of the one you mean")
+                "'\(name)' names \(found.count) devices: \(each.dropLast().joined(separator: ", ")) and \(each.last!); "
+                    + "give the fingerprint of the one you mean")
         }
         guard let device = found.first else {
             let hint = action == "pin" ? "; send it something first, or pin it while it is nearby" : ""
-            throw ShareError(.noInput, "devices \(action): no device '\(name)' is known\(hint)")
+            throw ShareError(.noInput, "no device '\(name)' is known\(hint)")
         }
         return device
     }

@@ -144,7 +144,7 @@ struct KnownDevicesTests {
 
         let unknown = #expect(throws: ShareError.self) { try KnownDevices.forget("Bo's Phone", directories: directories) }
         #expect(unknown?.kind == .noInput)
-        #expect(unknown?.message == "devices forget: no device 'Bo's Phone' is known", "\(unknown?.message ?? "")")
+        #expect(unknown?.message == "no device 'Bo's Phone' is known", "\(unknown?.message ?? "")")
         // Too short to be taken for a fingerprint: a name.
         try KnownDevices.note(Self.device("Desk", Self.desk), directories: directories)
         #expect(throws: ShareError.self) { try KnownDevices.pin(String(Self.desk.prefix(6)), directories: directories) }
@@ -166,7 +166,7 @@ struct KnownDevicesTests {
             }
             #expect(error?.kind == .usage)
             let message = error?.message ?? ""
-            #expect(message.hasPrefix("devices \(action): 'Ana's Pixel' names 2 devices: "), "\(message)")
+            #expect(message.hasPrefix("'Ana's Pixel' names 2 devices: "), "\(action): \(message)")
             #expect(message.contains(Self.ana) && message.contains(Self.other), "\(message)")
             #expect(!message.contains("\n"))
         }

@@ -16,14 +16,14 @@ enum DevicesCommand: ShareSubcommand {
             + "share devices alone lists them.",
         actions: [
             ActionSpec(
-                name: "list", summary: "known devices, pinned first, then by when last seen; which are nearby now, and flagged ones",
+                name: "list", summary: "known devices, pinned first; which are nearby now, and which are flagged",
                 options: [
                     JSONOutput.jsonOption, JSONOutput.prettyOption,
                     .value("--scan", "SECONDS", "look for devices nearby this long first (default 2; 0 does not look)"),
                 ]),
             ActionSpec(
                 name: "pin", operands: "ALIAS|FINGERPRINT",
-                summary: "trust a known or nearby device by its certificate: its name then means that device"),
+                summary: "trust a device by its certificate: its name then means that device"),
             ActionSpec(name: "forget", operands: "ALIAS|FINGERPRINT", summary: "forget a device and its pin"),
         ],
         examples: ["share devices --json", "share devices pin \"Ana's Pixel\"", "share devices forget 3F2A9C0D"])
@@ -63,21 +63,39 @@ enum DevicesCommand: ShareSubcommand {
             } catch let error as ShareError where error.kind == .noInput {
                 // A device never sent to can be pinned while it is nearby.
                 let nearby = try await scan(seconds: defaultScanSeconds, directories: directories, context: context) ?? []
-                guard !nearby.isEmpty else { throw error }
-                change = try await background { try KnownDevices.pin(name, directories: directories, nearby: nearby) }
+                guard !nearby.isEmpty else { throw saying(error, action: "pin") }
+                do {
+                    change = try await background { try KnownDevices.pin(name, directories: directories, nearby: nearby) }
+                } catch let error as ShareError {
+                    throw saying(error, action: "pin")
+                }
+            } catch let error as ShareError {
+                throw saying(error, action: "pin")
             }
             for warning in change.warnings { context.warn(warning) }
             context.standardOutput.write("pinned \(change.device.alias) (fingerprint \(change.device.fingerprint))\n")
             return .success
         case "forget":
             let name = try single(parsed.operands, action: "forget")
-            let change = try await background { try KnownDevices.forget(name, directories: directories) }
+            let change: KnownDevices.Change
+            do {
+                change = try await background { try KnownDevices.forget(name, directories: directories) }
+            } catch let error as ShareError {
+                throw saying(error, action: "forget")
+            }
             for warning in change.warnings { context.warn(warning) }
             context.standardOutput.write("forgot \(change.device.alias) (fingerprint \(change.device.fingerprint))\n")
             return .success
         default:
             preconditionFailure("an action of the spec without a case: \(action.name)")
         }
+    }
+
+    /// The store's error with the action it came from in front: "devices pin: 'Ana' names 2 devices: …".
+    private static func saying(_ error: ShareError, action: String) -> ShareError {
+        var said = error
+        said.message = "devices \(action): \(error.message)"
+        return said
     }
 
     /// The one operand of `pin` and `forget`.
