@@ -130,6 +130,30 @@ struct PinnedDeviceTests {
         #expect(store.devices.count == 1, "the impostor was noted: \(store.devices)")
     }
 
+    @Test("an AirDrop queued while its device was away and sent by share outbox flush notes the device too")
+    func queuedSendNotesTheDevice() async throws {
+        let home = try Self.home("pinned-queued")
+        defer { home.remove() }
+        let pair = try NetworkPair()
+        defer { pair.remove() }
+        let notes = home.root.appendingPathComponent("notes.txt")
+        try Data("for Ana\n".utf8).write(to: notes)
+        let queued = try await Self.share(["--activity", "airdrop", "--to", Self.alias, notes.path], home: home, pair: pair)
+        #expect(queued.status == 75, "\(queued.standardError)")
+        #expect(KnownDevices.load(directories: XDGDirectories(environment: home.environment)).devices.isEmpty, "noted before it went")
+
+        let receiver = try LocalSendPeer(
+            namespace: pair.theirs, home: home.root.appendingPathComponent("peer", isDirectory: true), alias: Self.alias)
+        defer { receiver.stop() }
+        let flush = try await Self.share(["outbox", "flush"], home: home, pair: pair)
+        #expect(flush.status == 0, "\(flush.standardError)")
+        #expect(receiver.receivedFiles() == ["notes.txt"])
+        let store = KnownDevices.load(directories: XDGDirectories(environment: home.environment))
+        #expect(store.devices.map(\.fingerprint) == [receiver.fingerprint])
+        #expect(store.alias(of: receiver.fingerprint) == Self.alias)
+        #expect(store.device(fingerprint: receiver.fingerprint)?.address == "\(pair.theirAddress):53317")
+    }
+
     @Test("a pinned device that is not nearby, with nothing else showing its alias: the share waits for its fingerprint")
     func pinnedAndAwayIsQueued() async throws {
         let home = try Self.home("pinned-away")
