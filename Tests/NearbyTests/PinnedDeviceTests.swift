@@ -77,6 +77,19 @@ struct PinnedDeviceTests {
         #expect(targets.first?["value"] as? String == real.fingerprint)
         #expect(targets.first?["name"] as? String == Self.alias)
 
+        // Sent again by fingerprint, as a device picked in the sheet or a suggestion is: the
+        // history names it by the alias it showed, not by the fingerprint twice.
+        let byFingerprint = try await Self.share(
+            ["--activity", "airdrop", "--to", real.fingerprint, "--set", "fingerprint=\(real.fingerprint)", "--text", "hi"], home: home,
+            pair: pair)
+        #expect(byFingerprint.status == 0, "\(byFingerprint.standardError)")
+        let again = try await Self.share(["history", "--json"], home: home, pair: pair)
+        let newest = try #require(JSONSerialization.jsonObject(with: again.output) as? [[String: Any]], "\(again.standardOutput)")
+        #expect(newest.count == 2)
+        let picked = try #require(newest.first?["targets"] as? [[String: Any]], "\(newest)")
+        #expect(picked.first?["value"] as? String == real.fingerprint)
+        #expect(picked.first?["name"] as? String == Self.alias, "\(picked)")
+
         let pinned = try await Self.share(["devices", "pin", Self.alias], home: home, pair: pair)
         #expect(pinned.status == 0, "\(pinned.standardError)")
         #expect(pinned.standardOutput == "pinned \(Self.alias) (fingerprint \(real.fingerprint))\n")
