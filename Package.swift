@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "Nearby", targets: ["Nearby"]),
         .library(name: "Social", targets: ["Social"]),
         .library(name: "ShareHistory", targets: ["ShareHistory"]),
+        .library(name: "ShareSuggestions", targets: ["ShareSuggestions"]),
         .executable(name: "share", targets: ["share"]),
         .executable(name: "sharesheet-service", targets: ["sharesheet-service"]),
         .executable(name: "share-bench", targets: ["share-bench"]),
@@ -162,7 +163,7 @@ let package = Package(
         // The command line: argument parsing and outcome → exit code, as a library so it is testable.
         .target(
             name: "ShareCommand",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareServiceProtocol", "GVariants", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets", "CEdit", "GLibErrors", "DBus", "ShareHistory"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "ShareSheetTerminal", "ShareSheetGTK", "ShareService", "ShareServiceProtocol", "GVariants", "ShareSheetBuiltins", "UniformTypes", "OpenIn", "ReadingList", "Mail", "Contacts", "Pasteboard", "Social", "Nearby", "ShareTargets", "CEdit", "GLibErrors", "DBus", "ShareHistory", "ShareSuggestions"]),
         // Mail (GMime + libcurl SMTP, Maildir outbox) and Message (sms: hand-off, outbox).
         .target(
             name: "Mail",
@@ -197,6 +198,9 @@ let package = Package(
         // finished share, never item contents; recorded by the command and the service.
         .target(
             name: "ShareHistory", dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "UniformTypes", "CSQLite", "CSQLiteShims"]),
+        // Suggestions and the activity order (SPEC §12): the history's ranking, the contacts and
+        // the pinned devices, as a source every front end's controller is given.
+        .target(name: "ShareSuggestions", dependencies: ["ShareSheet", "ShareSheetSystem", "ShareHistory", "Contacts", "OpenIn"]),
         // Posting: Mastodon, X, Facebook, Weibo, Flickr (OAuth 1.0a), Vimeo (tus); accounts in the
         // Secret Service (libsecret) with a 0600 file fallback; web share pages through OpenIn.
         .target(
@@ -251,7 +255,7 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "LocalTestSupport", "ShareService", "ShareServiceProtocol", "GVariants", "ShareSheetClient", "Sharing", "share",
-                "sharesheet-service", "sheet-window-app",
+                "sharesheet-service", "sheet-window-app", "ShareHistory", "ShareSheetSystem", "ShareSheet",
                 "sharesheet-clipboard-owner",
             ]),
         // Share targets: desktop entries in a test's own XDG folders, Exec= targets, and D-Bus
@@ -274,7 +278,7 @@ let package = Package(
             name: "ShareCommandTests",
             dependencies: [
                 "ShareCommand", "ShareSheetSystem", "ShareSheetTerminal", "ShareSheetTesting", "ShareSheetUIKit", "ShareSheetBuiltins",
-                "ShareHistory", "LocalTestSupport", "share",
+                "ShareHistory", "ShareSuggestions", "LocalTestSupport", "share",
             ],
             exclude: ["__Snapshots__"]),
     ]

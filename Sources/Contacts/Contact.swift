@@ -12,6 +12,8 @@ public struct Contact: Sendable, Hashable, CustomStringConvertible {
     public let nameComponents: [String]
     /// The e-mail addresses (EMAIL), in the card's order.
     public let emailAddresses: [String]
+    /// The telephone numbers (TEL), in the card's order: what Message sends to.
+    public let phoneNumbers: [String]
     /// The vCard version of the card.
     public let version: VCardVersion
     /// The card's photo, when it has one.
@@ -48,14 +50,25 @@ public struct Contact: Sendable, Hashable, CustomStringConvertible {
         emailAddresses = properties.filter { $0.name == "EMAIL" }
             .map { VCardText.unescaped($0.value).trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
+        phoneNumbers = properties.filter { $0.name == "TEL" }
+            .map { Self.phoneNumber(VCardText.unescaped($0.value)) }
+            .filter { !$0.isEmpty }
         photo = properties.first { $0.name == "PHOTO" }.map(ContactPhoto.init(property:))
     }
 
+    /// A TEL value as a number to send to: a vCard 4 `tel:` URI loses its scheme and parameters.
+    static func phoneNumber(_ value: String) -> String {
+        var number = value.trimmingCharacters(in: .whitespaces)
+        if number.lowercased().hasPrefix("tel:") { number = String(number.dropFirst(4)) }
+        if let parameters = number.firstIndex(of: ";") { number = String(number[..<parameters]) }
+        return number.trimmingCharacters(in: .whitespaces)
+    }
+
     /// Whether a contact needs `property`, the `known` ones kept before it: the first UID, FN,
-    /// N and PHOTO, and every EMAIL.
+    /// N and PHOTO, and every EMAIL and TEL.
     static func reads(_ property: Property, after known: [Property]) -> Bool {
         switch property.name {
-        case "EMAIL": return true
+        case "EMAIL", "TEL": return true
         case "UID", "FN", "N", "PHOTO": return !known.contains { $0.name == property.name }
         default: return false
         }

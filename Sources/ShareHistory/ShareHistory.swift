@@ -98,6 +98,46 @@ public struct ShareHistory: Sendable {
         return (entries ?? [], warnings)
     }
 
+    /// The ranking of SPEC §12 over the shares that held an item of `kinds` (`image`, `movie`,
+    /// `text`, `link`, `file`; empty for all), as `HistoryRanking` describes it. Read in one
+    /// query without loading the entries: a sheet asks for it while it is built.
+    /// - Returns: the ranking (empty when there is no history file) and the warnings to say.
+    public func ranking(for kinds: Set<String>, now: Date = Date()) throws -> (ranking: HistoryRanking, warnings: [String]) {
+        var warnings: [String] = []
+        let ranking = try writing(create: false, verify: false, warnings: &warnings) { connection in
+            let rows = try connection.prepare(
+                """
+                SELECT s.id, s.time, s.activity_type, s.activity, t.kind, t.value, t.name
+                FROM shares s LEFT JOIN share_targets t ON t.share_id = s.id
+                WHERE s.disposition != 'failed' AND (?1 = '' OR EXISTS (
+                    SELECT 1 FROM share_items i WHERE i.share_id = s.id AND instr(?1, ',' || i.kind || ',') > 0))
+                ORDER BY s.id, t.position
+                """)
+            try rows.bind([.text(kinds.isEmpty ? "" : "," + kinds.sorted().joined(separator: ",") + ",")])
+            var tally = HistoryRanking.Tally(now: now)
+            var share: (id: Int, time: Date, activityType: String, activity: String)?
+            var targets: [HistoryTarget] = []
+            func flush() {
+                guard let share else { return }
+                tally.add(share: share.id, time: share.time, activityType: share.activityType, activity: share.activity, targets: targets)
+            }
+            while try rows.step() {
+                let id = rows.int(at: 0)
+                if share?.id != id {
+                    flush()
+                    share = (id, Date(timeIntervalSince1970: Double(rows.int(at: 1)) / 1000), rows.text(at: 2) ?? "", rows.text(at: 3) ?? "")
+                    targets = []
+                }
+                if let kind = rows.text(at: 4), let value = rows.text(at: 5) {
+                    targets.append(HistoryTarget(kind: HistoryTarget.Kind(rawValue: kind) ?? .recipient, value: value, name: rows.text(at: 6)))
+                }
+            }
+            flush()
+            return tally.ranking
+        }
+        return (ranking ?? HistoryRanking(targets: [], activities: []), warnings)
+    }
+
     // MARK: Internals
 
     /// Deletes the shares that `condition` picks, with their targets and item counts.

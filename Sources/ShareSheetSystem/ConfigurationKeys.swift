@@ -120,6 +120,13 @@ public enum ConfigurationKeys {
                 .init("enabled", "true", "false records nothing: no history file is made"),
                 .init("keep-days", "90", "days a finished share stays in the history; older ones are dropped at each share"),
             ]),
+        // Read by SheetSettings (ShareSuggestions).
+        ConfigurationGroup(
+            "sheet", "how the sheet is laid out", activities: [],
+            settings: [
+                .init("order", "by-use", "by-use puts the activities used most for such items first in their row; fixed keeps the built-in order"),
+                .init("suggestions", "true", "false shows no people, devices or applications above the activities"),
+            ]),
         // Read by TargetSettings.
         ConfigurationGroup(
             "targets", "installed share targets", activities: [],

@@ -20,6 +20,11 @@ public final class ShareHost {
         names = ActivityNames(registry: registry)
     }
 
+    /// Makes the suggestions and the activity order for each sheet (SPEC §12): a fresh one per
+    /// controller, so each sheet reads the history as it is then. Nil suggests nobody and keeps
+    /// the built-in order.
+    public var suggestionSourceMaker: (@MainActor () -> any SuggestionSource & ActivityHistory)?
+
     /// The host environment activities use.
     public var environment: HostEnvironment { registry.environment }
 
@@ -42,6 +47,10 @@ public final class ShareHost {
             activityItems: items.map(\.value), applicationActivities: applicationActivities, registry: registry)
         controller.excludedActivityTypes = excluded.isEmpty ? nil : excluded
         controller.presetValues = presets.values
+        if let source = suggestionSourceMaker?() {
+            controller.suggestionSource = source
+            controller.history = source
+        }
         if rejectingUnknownSettings, !presets.settings.isEmpty {
             controller.presetCheck = { [weak self] activity, interface in
                 guard let self else { return nil }

@@ -4,6 +4,7 @@ import ShareSheet
 import ShareSheetGTK
 import ShareSheetTerminal
 import ShareServiceProtocol
+import ShareSuggestions
 import Sharing
 
 /// Carries out one invocation in a context.
@@ -22,6 +23,11 @@ struct Runner {
         self.context = context
         host = ShareHost(registry: context.registry)
         host.settingName = { "--set \($0)" }
+        host.suggestionSourceMaker = { [environment = context.registry.environment, warn = context.warn] in
+            let source = HistorySuggestionSource(environment: environment)
+            source.warn = { warn($0) }
+            return source
+        }
     }
 
     /// Runs the invocation; returns how the command ends, or throws an error that says it.

@@ -41,6 +41,7 @@ public struct ActivitySuggestion: Sendable, Hashable {
 @MainActor
 public protocol SuggestionSource: AnyObject {
     /// The suggestions for items of `kinds`, best first; the controller keeps those whose
-    /// activity is among `offered` and shows at most `ActivityViewController.suggestionLimit`.
-    func suggestions(for kinds: [ItemKind], offered: [ActivityType]) -> [ActivitySuggestion]
+    /// activity is among `offered` (the sheet's activities, in its order) and shows at most
+    /// `ActivityViewController.suggestionLimit`.
+    func suggestions(for kinds: [ItemKind], offered: [Activity]) -> [ActivitySuggestion]
 }

@@ -192,7 +192,7 @@ open class ActivityViewController {
         if let suggestionSource {
             let offered = Set(sheet.activities.compactMap(\.activityType))
             sheet.suggestions = Array(
-                suggestionSource.suggestions(for: kinds, offered: sheet.activities.compactMap(\.activityType))
+                suggestionSource.suggestions(for: kinds, offered: sheet.activities)
                     .filter { offered.contains($0.activityType) }.prefix(Self.suggestionLimit))
         }
         if let recent = history?.recentTypes(for: kinds), !recent.isEmpty {
