@@ -225,7 +225,8 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity, Reci
         if known.isImpostor(alias: device.info.alias, fingerprint: device.fingerprint) {
             return ChoiceOptions.Option(
                 id: device.fingerprint, title: device.info.alias,
-                detail: "not your pinned \(device.info.alias): another certificate · \(device.host)", iconName: "dialog-warning")
+                detail: "not your pinned \(device.info.alias): another certificate · \(device.host)", iconName: "dialog-warning",
+                isWarning: true)
         }
         var details = [device.info.deviceModel, device.info.deviceType, device.host].compactMap { $0 }.filter { !$0.isEmpty }
         if known.device(fingerprint: device.fingerprint)?.pinned == true { details.insert("pinned", at: 0) }

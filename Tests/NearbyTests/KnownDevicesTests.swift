@@ -209,10 +209,10 @@ struct KnownDevicesTests {
         let impostor = AirDropActivity.option(for: Self.device("Ana's Pixel", Self.other, host: "10.0.0.66"), known: store)
         #expect(impostor.id == Self.other)
         #expect(impostor.detail == "not your pinned Ana's Pixel: another certificate · 10.0.0.66")
-        #expect(impostor.iconName == "dialog-warning")
+        #expect(impostor.iconName == "dialog-warning" && impostor.isWarning)
         let pinned = AirDropActivity.option(for: Self.device("Ana's Pixel", Self.ana), known: store)
         #expect(pinned.detail == "pinned · Pixel 7 · mobile · 10.0.0.2")
-        #expect(pinned.iconName == "phone")
+        #expect(pinned.iconName == "phone" && !pinned.isWarning)
         let stranger = AirDropActivity.option(for: Self.device("Desk", Self.desk, type: "desktop"), known: store)
         #expect(stranger.detail == "Pixel 7 · desktop · 10.0.0.2" && stranger.iconName == "computer")
     }
