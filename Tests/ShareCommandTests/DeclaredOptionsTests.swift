@@ -176,6 +176,9 @@ struct DeclaredOptionsTests {
         "history list --json": nil,
         "history list --pretty": nil,
         "history forget --target": "alice@example.org",
+        "devices list --json": nil,
+        "devices list --pretty": nil,
+        "devices list --scan": "3",
     ]
 
     /// Every option list a subcommand reads arguments against: `COMMAND [ACTION]` and its options.

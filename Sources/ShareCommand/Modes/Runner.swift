@@ -1,4 +1,5 @@
 import Foundation
+import Nearby
 import ShareHistory
 import ShareSheet
 import ShareSheetGTK
@@ -26,6 +27,11 @@ struct Runner {
         host.suggestionSourceMaker = { [environment = context.registry.environment, warn = context.warn] in
             let source = HistorySuggestionSource(environment: environment)
             source.warn = { warn($0) }
+            // The known devices, read once per sheet: pinned ones are suggested, impostors never.
+            let known = KnownDevices.load(directories: environment.directories)
+            for warning in known.warnings { warn(warning) }
+            source.pinnedDevices = { known.pinned.map { PinnedDevice(fingerprint: $0.fingerprint, alias: $0.alias) } }
+            source.isImpostor = { alias, fingerprint in known.isImpostor(alias: alias, fingerprint: fingerprint) }
             return source
         }
     }

@@ -39,6 +39,7 @@ enum Subcommands {
         ReceiveCommand.self,
         TargetsCommand.self,
         HistoryCommand.self,
+        DevicesCommand.self,
         CompletionsCommand.self,
         ManPageCommand.self,
     ]
