@@ -82,8 +82,17 @@ struct Runner {
         if readsTerminalAfterInput, invocation.mode == .sheet, !usesWindow, !context.standardInputIsTerminal {
             attachTerminal()
         }
-        let controller = try host.controller(
+        var controller = try host.controller(
             for: items, presets: invocation.presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
+        var presets = invocation.presets
+        if case .suggestion(let id) = invocation.mode {
+            // The suggestion's presets over the command line's, on a sheet that has them.
+            let suggestion = try suggestion(id, on: controller)
+            presets = Self.presets(presets, with: suggestion)
+            chosen = suggestion.activityType
+            controller = try host.controller(
+                for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
+        }
         if let steps = registry.environment.steps {
             for (item, kind) in zip(items, controller.sheet.itemKinds) { steps.say(VerboseLog.describe(item, kind: kind)) }
         }
@@ -93,13 +102,13 @@ struct Runner {
             return try list(controller.sheet, items: items)
         case .explain:
             return explain(chosen!, sheet: controller.sheet, items: items)
-        case .activity:
+        case .activity, .suggestion:
             // Items the activity does not take are left out by the sheet: said, not silent (when
             // the activity runs at all; `perform` says why when it does not).
             if host.unavailableReason(chosen!, on: controller.sheet) == nil {
                 saySkipped(by: chosen!, on: controller.sheet, labels: items.map(\.label))
             }
-            return try await perform(chosen!, controller: controller, remake: remake(items))
+            return try await perform(chosen!, controller: controller, remake: remake(items, presets: presets))
         default:
             return try await showSheet(controller, labels: items.map(\.label), remake: remake(items))
         }
@@ -107,9 +116,11 @@ struct Runner {
 
     /// A controller for `items` with the command's presets and `asked` on top: what a share
     /// session presents when it runs the activity again with a person's answer.
-    private func remake(_ items: [ResolvedItem]) -> ([(key: String, value: String)]) throws -> ActivityViewController {
+    private func remake(
+        _ items: [ResolvedItem], presets given: SharePresets? = nil
+    ) -> ([(key: String, value: String)]) throws -> ActivityViewController {
         let host = self.host
-        let presets = invocation.presets
+        let presets = given ?? invocation.presets
         let exclusions = invocation.exclusions
         return { asked in
             var presets = presets
@@ -245,7 +256,8 @@ struct Runner {
             SheetListing(
                 items: zip(items, sheet.itemKinds).map { SheetListing.Item(label: $0.label, kind: $1) },
                 share: sheet.shareRow.map(entry), action: sheet.actionRow.map(entry),
-                unavailable: sheet.unavailable.map { entry($0.activity, reason: reason(of: $0, on: sheet)) }))
+                unavailable: sheet.unavailable.map { entry($0.activity, reason: reason(of: $0, on: sheet)) },
+                suggestions: sheet.suggestions.map { SheetListing.Suggestion($0, activity: host.names.name(of: $0.activityType)) }))
     }
 
     /// Prints a listing, as JSON or for people.
@@ -273,9 +285,48 @@ struct Runner {
             itemLines += "  " + item.label.padding(labelWidth) + "  " + item.description + "\n"
         }
         context.standardOutput.write(
-            itemLines + section("Share row:", listing.share) + section("Action row:", listing.action)
+            itemLines + suggestionLines(listing.suggestions) + section("Share row:", listing.share) + section("Action row:", listing.action)
                 + section("Unavailable:", listing.unavailable))
         return .success
+    }
+
+    /// "Suggestions:" and one line each: the id `--suggestion` takes, "Mail to Ana Lima", and
+    /// the address when the phrase does not say it.
+    private func suggestionLines(_ suggestions: [SheetListing.Suggestion]) -> String {
+        var text = "Suggestions:\n"
+        if suggestions.isEmpty { return text + "  (none)\n" }
+        let idWidth = suggestions.map(\.id.count).max() ?? 0
+        for suggestion in suggestions {
+            let words = host.names.words(
+                for: ActivityType(suggestion.activityType), title: suggestion.title, presets: suggestion.presets ?? [:])
+            let detail = words.detail.map { "  " + $0 } ?? ""
+            text += "  \(suggestion.id.padding(idWidth))  \(words.phrase)\(detail)\n"
+        }
+        return text
+    }
+
+    // MARK: --suggestion
+
+    /// The suggestion `id` of `controller`'s sheet.
+    /// - Throws: a usage error naming the id and the command that lists the suggestions.
+    private func suggestion(_ id: String, on controller: ActivityViewController) throws -> ActivitySuggestion {
+        if let found = controller.suggestions.first(where: { $0.id == id }) { return found }
+        let listing = listCommand(["share", "suggestions"])
+        throw ShareError(.usage, "--suggestion \(id): not suggested for these items; `\(listing)` lists those that are")
+    }
+
+    /// `presets` with what `suggestion` sets ahead on top (its `to` replaces the command line's).
+    static func presets(_ presets: SharePresets, with suggestion: ActivitySuggestion) -> SharePresets {
+        var presets = presets
+        for (key, value) in suggestion.presets.sorted(by: { $0.key < $1.key }) {
+            if key == "to" {
+                presets.to = [value]
+            } else {
+                presets.settings.removeAll { $0.key == key }
+                presets.settings.append((key: key, value: value))
+            }
+        }
+        return presets
     }
 
     private func entry(_ activity: Activity) -> SheetListing.Entry {
@@ -527,7 +578,7 @@ struct Runner {
     }
 
     /// The `share --list …` command line for the same items, quoted for a shell.
-    private func listCommand() -> String {
+    private func listCommand(_ head: [String] = ["share", "--list"]) -> String {
         let words = invocation.items.flatMap { item -> [String] in
             switch item {
             case .operand(let operand): return [Self.shellQuoted(operand)]
@@ -536,7 +587,7 @@ struct Runner {
             case .fileDescriptor, .bytes: return []
             }
         }
-        return (["share", "--list"] + words).joined(separator: " ")
+        return (head + words).joined(separator: " ")
     }
 
     /// A word as a POSIX shell reads it back: bare when safe, else in single quotes.

@@ -14,6 +14,8 @@ struct Invocation: Equatable {
         case explain(String)
         /// Performs one activity without the sheet.
         case activity(String)
+        /// Picks a suggestion by its id without the sheet (`--suggestion mail:ana@example.com`).
+        case suggestion(String)
         /// Prints the help.
         case help
         /// Prints the version.
@@ -123,6 +125,9 @@ struct Invocation: Equatable {
         func finished() throws -> Invocation {
             var invocation = invocation
             if wantsHelp { invocation.mode = .help } else if wantsVersion { invocation.mode = .version }
+            if invocation.viaService, case .suggestion = invocation.mode {
+                throw ShareError(.usage, "--suggestion works without --via-service: the share service has no suggestions to pick yet")
+            }
             if invocation.json, invocation.mode.isExplain {
                 throw ShareError(.usage, "--json works with --list, --activity or the sheet, not with --explain")
             }

@@ -39,6 +39,7 @@ enum Subcommands {
         ReceiveCommand.self,
         TargetsCommand.self,
         HistoryCommand.self,
+        SuggestionsCommand.self,
         CompletionsCommand.self,
         ManPageCommand.self,
     ]
