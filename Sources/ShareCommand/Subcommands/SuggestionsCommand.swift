@@ -49,10 +49,11 @@ enum SuggestionsCommand: ShareSubcommand {
             }
             var text = settings.suggests ? "" : "Suggestions are off ([sheet] suggestions=false).\n"
             if listed.isEmpty, settings.suggests { text += "No suggestions for these items.\n" }
+            let idWidth = listed.map(\.id.count).max() ?? 0
             for (number, suggestion) in sheet.suggestions.enumerated() {
                 let words = host.names.words(for: suggestion)
                 let detail = words.detail.map { "  " + $0 } ?? ""
-                text += "\(number + 1)  \(suggestion.id)  \(words.phrase)\(detail)\n"
+                text += "\(number + 1)  \(suggestion.id.padding(idWidth))  \(words.phrase)\(detail)\n"
             }
             context.standardOutput.write(text)
             return .success

@@ -29,12 +29,17 @@ public enum PickerScreen {
         if wanted.allSatisfy(\.isNumber) {
             return numbered.filter { String($0.number).hasPrefix(wanted) }
         }
-        let starting = numbered.filter { entry in entry.choice.words(names).contains { $0.hasPrefix(wanted) } }
+        // A name typed whole comes first: "mail" is Mail itself before "Mail to Ana".
+        let exact = numbered.filter { entry in entry.choice.words(names).contains(wanted) }
+        let starting = numbered.filter { entry in
+            let words = entry.choice.words(names)
+            return !words.contains(wanted) && words.contains { $0.hasPrefix(wanted) }
+        }
         let containing = numbered.filter { entry in
             let words = entry.choice.words(names)
             return !words.contains { $0.hasPrefix(wanted) } && words.contains { $0.contains(wanted) }
         }
-        return starting + containing
+        return exact + starting + containing
     }
 
     /// The picker's lines (without line ends): a hint, the filter, then the matches.
