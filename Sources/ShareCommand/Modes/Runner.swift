@@ -291,10 +291,11 @@ struct Runner {
     }
 
     /// "Suggestions:" and one line each: the id `--suggestion` takes, "Mail to Ana Lima", and
-    /// the address when the phrase does not say it.
+    /// the address when the phrase does not say it. Nothing with none (no history, no
+    /// contacts, or `[sheet] suggestions=false`), as the sheet shows none.
     private func suggestionLines(_ suggestions: [SheetListing.Suggestion]) -> String {
+        if suggestions.isEmpty { return "" }
         var text = "Suggestions:\n"
-        if suggestions.isEmpty { return text + "  (none)\n" }
         let idWidth = suggestions.map(\.id.count).max() ?? 0
         for suggestion in suggestions {
             let words = host.names.words(
