@@ -128,6 +128,27 @@ final class SuggestionsCommandTests {
         #expect(explained.standardOutput.hasPrefix("Suggestions are off ([sheet] suggestions=false)"), "\(explained.standardOutput)")
     }
 
+    @Test("a row is ordered by use: Copy used comes before Print in the action row, unless [sheet] order=fixed")
+    func rowsByUse() async throws {
+        func actionRow() async throws -> [String] {
+            let run = try await share(["--list", "--json", "notes.txt"])
+            return try #require(try json(run.standardOutput)["action"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        }
+        let builtIn = try await actionRow()
+        let print = try #require(builtIn.firstIndex(of: "print"))
+        let copy = try #require(builtIn.firstIndex(of: "copy"))
+        #expect(print < copy, "\(builtIn)")
+        let copied = try await share(["--activity", "copy", "notes.txt"])
+        #expect(copied.status == 0, "\(copied.standardError)")
+        #expect(try await actionRow().first == "copy")
+        let explained = try await share(["suggestions", "--explain", "notes.txt"])
+        #expect(explained.standardOutput.split(separator: "\n").contains { line in
+            line.split(separator: " ").first == "copy" && line.hasSuffix("1.000")
+        }, "\(explained.standardOutput)")
+        try configure("[sheet]\norder=fixed\n")
+        #expect(try await actionRow() == builtIn)
+    }
+
     @Test("the terminal sheet shows the suggestions first; Enter on the first fills To with ana and sends there")
     func terminalSheetPicksTheFirst() async throws {
         try await mailAnaThriceAndBoOnce()

@@ -404,7 +404,8 @@ struct Runner {
                 .unavailable, "\(host.names.name(of: type)) is not available: \(reason(why.reason))", setting: why.setting,
                 fix: why.fix, path: why.path)
         }
-        registry.environment.steps?.say("activity: \(host.names.name(of: type)) (\(type.rawValue)), given with --activity")
+        let given = if case .suggestion(let id) = invocation.mode { "--suggestion \(id)" } else { "--activity" }
+        registry.environment.steps?.say("activity: \(host.names.name(of: type)) (\(type.rawValue)), given with \(given)")
         let session = ShareSession(host: host, first: first, remake: remake)
         let frontEnd: CommandFrontEnd
         if context.standardInputIsTerminal {

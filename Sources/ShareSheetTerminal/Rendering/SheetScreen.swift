@@ -2,8 +2,9 @@ import Foundation
 import ShareSheet
 import Sharing
 
-/// The text of the terminal sheet: a header naming the items, then the share row and the action
-/// row as numbered activities, wrapped to the screen width.
+/// The text of the terminal sheet: a header naming the items, the suggestions one per line,
+/// then the share row and the action row as activities, numbered on from the suggestions and
+/// wrapped to the screen width.
 @MainActor
 public enum SheetScreen {
     /// The activities that can be picked, numbered from 1: the share row, then the action row.
