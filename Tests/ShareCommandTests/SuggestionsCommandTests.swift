@@ -101,6 +101,35 @@ final class SuggestionsCommandTests {
         #expect(listed.standardOutput.hasPrefix("1  mail:ana@example.com  Mail to ana@example.com\n2  mail:bo@example.com"), "\(listed.standardOutput)")
     }
 
+    @Test("--explain lists the contacts that reach the first 8 after the history, and says how many more are left out")
+    func explainCountsContactsLeftOut() async throws {
+        try await mailAnaThriceAndBoOnce()
+        let contacts = folder.appendingPathComponent("home/data/contacts/default")
+        try FileManager.default.createDirectory(at: contacts, withIntermediateDirectories: true)
+        for number in 0..<10 {
+            let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:p\(number)\r\nFN:Person \(number)\r\nEMAIL:p\(number)@example.com\r\nEND:VCARD\r\n"
+            try Data(card.utf8).write(to: contacts.appendingPathComponent("p\(number).vcf"))
+        }
+        let run = try await share(["suggestions", "--explain", "notes.txt"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let rows = run.standardOutput.split(separator: "\n").filter { $0.contains("@example.com") }
+        #expect(rows.count == 8, "\(run.standardOutput)")
+        #expect(rows.filter { $0.contains(" contact ") }.count == 6, "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("and 4 more contacts left out"), "\(run.standardOutput)")
+        let listed = try await share(["--list", "--json", "notes.txt"])
+        let suggestions = try #require(try json(listed.standardOutput)["suggestions"] as? [[String: Any]])
+        #expect(suggestions.count == 8)
+        #expect(suggestions.prefix(2).compactMap { $0["id"] as? String } == ["mail:ana@example.com", "mail:bo@example.com"])
+        #expect(suggestions[2]["title"] as? String == "Person 0")
+    }
+
+    @Test("share suggestions without items is a usage error")
+    func suggestionsNeedItems() async throws {
+        let run = try await share(["suggestions"])
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("give the items"), "\(run.standardError)")
+    }
+
     @Test("share --suggestion mail:ana@example.com sends to ana without the sheet; an id not suggested is a usage error")
     func suggestionPicksOne() async throws {
         try await mailAnaThriceAndBoOnce()
