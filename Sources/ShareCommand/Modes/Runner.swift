@@ -88,7 +88,7 @@ struct Runner {
         if case .suggestion(let id) = invocation.mode {
             // The suggestion's presets over the command line's, on a sheet that has them.
             let suggestion = try suggestion(id, on: controller)
-            presets = Self.presets(presets, with: suggestion)
+            presets = presets.applying(suggestion)
             chosen = suggestion.activityType
             controller = try host.controller(
                 for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
@@ -195,9 +195,11 @@ struct Runner {
         }
         // The request holds its own descriptor of a spooled file: its name can go at once.
         defer { standardInput?.spooledFile?.remove() }
+        var suggestion: String?
+        if case .suggestion(let id) = invocation.mode { suggestion = id }
         let request = try ServiceShareRequest(
             invocation: invocation, resolver: resolver, standardInput: standardInput,
-            temporaryFolder: context.environment["TMPDIR"] ?? "/tmp")
+            temporaryFolder: context.environment["TMPDIR"] ?? "/tmp", suggestion: suggestion)
         if invocation.mode.lists {
             let activities = try await ServiceClient.activities(for: request, environment: context.environment)
             // The items are described here, as --list does; what is offered is the service's answer.
@@ -311,23 +313,13 @@ struct Runner {
     /// The suggestion `id` of `controller`'s sheet.
     /// - Throws: a usage error naming the id and the command that lists the suggestions.
     private func suggestion(_ id: String, on controller: ActivityViewController) throws -> ActivitySuggestion {
-        if let found = controller.suggestions.first(where: { $0.id == id }) { return found }
-        let listing = listCommand(["share", "suggestions"])
-        throw ShareError(.usage, "--suggestion \(id): not suggested for these items; `\(listing)` lists those that are")
-    }
-
-    /// `presets` with what `suggestion` sets ahead on top (its `to` replaces the command line's).
-    static func presets(_ presets: SharePresets, with suggestion: ActivitySuggestion) -> SharePresets {
-        var presets = presets
-        for (key, value) in suggestion.presets.sorted(by: { $0.key < $1.key }) {
-            if key == "to" {
-                presets.to = [value]
-            } else {
-                presets.settings.removeAll { $0.key == key }
-                presets.settings.append((key: key, value: value))
-            }
+        do {
+            return try host.suggestion(id, on: controller)
+        } catch let error as ShareError where error.kind == .usage {
+            throw ShareError(
+                .usage, "--suggestion \(id): not suggested for these items; `\(listCommand(["share", "suggestions"]))` lists those that are",
+                field: error.field ?? "suggestion")
         }
-        return presets
     }
 
     private func entry(_ activity: Activity) -> SheetListing.Entry {

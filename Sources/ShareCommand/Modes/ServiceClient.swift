@@ -48,8 +48,8 @@ final class ServiceShareRequest {
     ///   - standardInput: the `-` item, already resolved; a spooled file is opened here, and
     ///     the caller may remove its name as soon as this returns.
     ///   - temporaryFolder: where small non-text input waits, unlinked, for the service to read.
-    ///   - suggestion: the id of a suggestion to pick instead of the sheet (`--suggestion ID`,
-    ///     once the command takes it): the service picks it with nobody to ask, as with
+    ///   - suggestion: the id of a suggestion to pick instead of the sheet (`--suggestion ID`):
+    ///     the service picks it with nobody to ask, as with
     ///     `--activity`, and fails with `error-field` "suggestion" for an id it does not suggest.
     init(
         invocation: Invocation, resolver: ItemResolver, standardInput: ResolvedItem?, temporaryFolder: String,

@@ -125,9 +125,6 @@ struct Invocation: Equatable {
         func finished() throws -> Invocation {
             var invocation = invocation
             if wantsHelp { invocation.mode = .help } else if wantsVersion { invocation.mode = .version }
-            if invocation.viaService, case .suggestion = invocation.mode {
-                throw ShareError(.usage, "--suggestion works without --via-service: the share service has no suggestions to pick yet")
-            }
             if invocation.json, invocation.mode.isExplain {
                 throw ShareError(.usage, "--json works with --list, --activity or the sheet, not with --explain")
             }
