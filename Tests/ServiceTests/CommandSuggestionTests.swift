@@ -7,7 +7,7 @@ import Testing
 
 @Suite("share --via-service --suggestion", .serialized)
 struct CommandSuggestionTests {
-    @Test("--via-service --suggestion mail:ana@example.com sends to ana through the service; an unknown id exits 64")
+    @Test("--via-service --list shows the service's suggestions; --suggestion mail:ana@example.com sends to ana through it; an unknown id exits 64")
     func throughTheService() async throws {
         let home = try TemporaryHome(prefix: "command-suggestion")
         defer { home.remove() }
@@ -19,6 +19,15 @@ struct CommandSuggestionTests {
             .write(to: home.configFile, atomically: true, encoding: .utf8)
         let bus = try ServiceBus.start(home: home)
         defer { bus.stop() }
+        // --list through the service: the service's suggestions, as ListSuggestions gives them.
+        let listed = try await Share.run(["--via-service", "--list", "--json", "--text", "hi"], home: home, extra: bus.environment)
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let object = try JSONSerialization.jsonObject(with: listed.output) as? [String: Any]
+        let suggestions = object?["suggestions"] as? [[String: Any]] ?? []
+        #expect(
+            suggestions.compactMap { $0["id"] as? String }.prefix(2) == ["mail:ana@example.com", "mail:bo@example.com"],
+            "\(listed.standardOutput)")
+        #expect(suggestions.first?["presets"] as? [String: String] == ["to": "ana@example.com"])
         let run = try await Share.run(
             ["--via-service", "--suggestion", "mail:ana@example.com", "--text", "see you at 6"], home: home, extra: bus.environment)
         #expect(run.status == 0, "\(run.standardError)\n\(bus.logTail())")

@@ -207,7 +207,12 @@ struct Runner {
             if case .explain(let name) = invocation.mode {
                 return try explain(name, activities: activities, items: items)
             }
-            return try list(SheetListing(wire: activities, items: items, reason: reason))
+            var listing = SheetListing(wire: activities, items: items, reason: reason)
+            // Whom the service's sheet would suggest, as it would show them (SPEC §12).
+            listing.suggestions = try await ServiceClient.suggestions(for: request, environment: context.environment).map { wire in
+                SheetListing.Suggestion(ActivitySuggestion(wire), activity: wire.activity)
+            }
+            return try list(listing)
         }
         let result = try await ServiceClient.share(
             request, environment: context.environment, insideMainLoop: context.canOpenWindows,
