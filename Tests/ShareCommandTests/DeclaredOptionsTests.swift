@@ -177,6 +177,7 @@ struct DeclaredOptionsTests {
         "history list --json": nil,
         "history list --pretty": nil,
         "history forget --target": "alice@example.org",
+        "suggestions --text": "see you at 6",
         "suggestions --explain": nil,
         "suggestions --json": nil,
         "suggestions --pretty": nil,

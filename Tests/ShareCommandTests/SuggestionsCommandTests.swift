@@ -143,6 +143,12 @@ final class SuggestionsCommandTests {
         #expect(unknown.standardError.contains("mail:cy@example.com"), "\(unknown.standardError)")
         #expect(unknown.standardError.contains("share suggestions notes.txt"), "\(unknown.standardError)")
         #expect(peer.received.count == 5, "a message went for an unknown suggestion")
+        // Text is its own kind: nobody was sent text, and the hint names the same items.
+        let text = try await share(["--suggestion", "mail:ana@example.com", "--text", "see you at 6"])
+        #expect(text.status == 64)
+        #expect(text.standardError.contains("share suggestions --text 'see you at 6'"), "\(text.standardError)")
+        let forText = try await share(["suggestions", "--text", "see you at 6"])
+        #expect(forText.status == 0 && forText.standardOutput == "No suggestions for these items.\n", "\(forText)")
     }
 
     @Test("[sheet] suggestions=false: no suggestions listed, and --suggestion finds none")

@@ -15,6 +15,7 @@ enum SuggestionsCommand: ShareSubcommand {
             + "each share counts 2^(-age/14 days), so a share today counts 1 and one two weeks old 0.5; then pinned "
             + "devices and contacts, up to 8. `share --suggestion ID ITEM...` picks one.",
         options: [
+            .value("--text", "TEXT", "suggest for TEXT as an item (repeatable)", repeatable: true),
             .flag("--explain", "every candidate with its uses, last use, score and whether it is offered; the activities' scores"),
             .flag("--json", "print the suggestions, or the explanation, as JSON"), JSONOutput.prettyOption,
         ],
@@ -24,8 +25,11 @@ enum SuggestionsCommand: ShareSubcommand {
     static func run(_ arguments: [String], context: CommandContext) async throws -> Termination {
         let parsed = try options(arguments)
         let format = try JSONOutput.format(parsed, command: "suggestions")
-        guard !parsed.operands.isEmpty else {
-            throw ShareError(.usage, "suggestions: give the items to suggest for (a file, a URL or -)")
+        let inputs =
+            parsed.operands.map { $0 == "-" ? ShareItemInput.standardInput : .operand($0) }
+            + parsed.all("--text").map(ShareItemInput.text)
+        guard !inputs.isEmpty else {
+            throw ShareError(.usage, "suggestions: give the items to suggest for (a file, a URL, - or --text)")
         }
         let host = ShareHost(registry: context.registry)
         let source = HistorySuggestionSource(environment: host.environment)
@@ -37,7 +41,7 @@ enum SuggestionsCommand: ShareSubcommand {
         let resolver = ItemResolver(
             currentDirectory: context.currentDirectory, standardInput: context.standardInputDescriptor,
             standardInputLimit: try host.standardInputLimit(), labels: context.argumentLabels)
-        let items = try await resolver.resolve(parsed.operands.map { $0 == "-" ? .standardInput : .operand($0) })
+        let items = try await resolver.resolve(inputs)
         defer { items.removeSpooledFiles() }
         let controller = try host.controller(for: items)
         let sheet = controller.sheet
