@@ -26,6 +26,13 @@ struct PinnedDeviceTests {
     }
 
     /// `share devices list --json --scan SECONDS`, decoded.
+    /// The suggestions `share --list --json` gives for `item`.
+    private static func suggestions(for item: URL, home: TemporaryHome, pair: NetworkPair) async throws -> [[String: Any]] {
+        let run = try await share(["--list", "--json", item.path], home: home, pair: pair)
+        let listing = try #require(JSONSerialization.jsonObject(with: run.output) as? [String: Any], "\(run.standardOutput)")
+        return try #require(listing["suggestions"] as? [[String: Any]], "\(listing)")
+    }
+
     private static func devices(_ home: TemporaryHome, pair: NetworkPair, scan: Int) async throws -> [[String: Any]] {
         let run = try await share(["devices", "list", "--json", "--scan", "\(scan)"], home: home, pair: pair)
         #expect(run.status == 0, "\(run.standardError)")
@@ -67,6 +74,12 @@ struct PinnedDeviceTests {
         #expect(row["pinned"] as? Bool == false && row["known"] as? Bool == true && row["flagged"] as? Bool == false)
         #expect(row["visible"] is NSNull, "no scan was made: visible is unknown")
         #expect(row["pinnedFingerprint"] is NSNull)
+
+        // Suggested for images from then on: AirDrop to that certificate, under its alias.
+        let suggested = try await Self.suggestions(for: photo, home: home, pair: pair)
+        let device = try #require(suggested.first { $0["activity"] as? String == "airdrop" }, "\(suggested)")
+        #expect(device["title"] as? String == Self.alias)
+        #expect(device["presets"] as? [String: String] == ["to": real.fingerprint, "fingerprint": real.fingerprint], "\(device)")
 
         // The history names the device by its fingerprint and the alias it showed.
         let history = try await Self.share(["history", "--json"], home: home, pair: pair)
@@ -135,6 +148,12 @@ struct PinnedDeviceTests {
         #expect(impostor.receivedFiles().isEmpty, "the impostor got \(impostor.receivedFiles())")
         let outbox = try await Self.share(["outbox", "list", "--json"], home: home, pair: pair)
         #expect(outbox.standardOutput == "[]\n", "\(outbox.standardOutput)")
+
+        // Suggested still: the pinned device, never the one showing its alias now.
+        let afterwards = try await Self.suggestions(for: photo, home: home, pair: pair)
+        let devices = afterwards.filter { $0["activity"] as? String == "airdrop" }
+        #expect(devices.map { $0["presets"] as? [String: String] } == [["to": real.fingerprint, "fingerprint": real.fingerprint]], "\(afterwards)")
+        #expect(!afterwards.contains { ($0["presets"] as? [String: String])?.values.contains(impostor.fingerprint) == true })
 
         let store = KnownDevices.load(directories: XDGDirectories(environment: home.environment))
         #expect(store.isImpostor(alias: Self.alias, fingerprint: impostor.fingerprint))

@@ -1,5 +1,4 @@
 import Foundation
-import Nearby
 import ShareHistory
 import ShareSheet
 import ShareSheetGTK
@@ -25,14 +24,7 @@ struct Runner {
         host = ShareHost(registry: context.registry)
         host.settingName = { "--set \($0)" }
         host.suggestionSourceMaker = { [environment = context.registry.environment, warn = context.warn] in
-            let source = HistorySuggestionSource(environment: environment)
-            source.warn = { warn($0) }
-            // The known devices, read once per sheet: pinned ones are suggested, impostors never.
-            let known = KnownDevices.load(directories: environment.directories)
-            for warning in known.warnings { warn(warning) }
-            source.pinnedDevices = { known.pinned.map { PinnedDevice(fingerprint: $0.fingerprint, alias: $0.alias) } }
-            source.isImpostor = { alias, fingerprint in known.isImpostor(alias: alias, fingerprint: fingerprint) }
-            return source
+            SuggestionSourceMaking.source(environment: environment, warn: { warn($0) })
         }
     }
 

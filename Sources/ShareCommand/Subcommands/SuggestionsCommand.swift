@@ -32,8 +32,7 @@ enum SuggestionsCommand: ShareSubcommand {
             throw ShareError(.usage, "suggestions: give the items to suggest for (a file, a URL, - or --text)")
         }
         let host = ShareHost(registry: context.registry)
-        let source = HistorySuggestionSource(environment: host.environment)
-        source.warn = { context.warn($0) }
+        let source = SuggestionSourceMaking.source(environment: host.environment, warn: { context.warn($0) })
         host.suggestionSourceMaker = { source }
         let configuration = try host.environment.loadConfiguration()
         let settings = try SheetSettings(configuration: configuration)
