@@ -259,7 +259,7 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "LocalTestSupport", "ShareService", "ShareServiceProtocol", "GVariants", "ShareSheetClient", "Sharing", "share",
-                "sharesheet-service", "sheet-window-app",
+                "sharesheet-service", "sheet-window-app", "ShareHistory", "ShareSheetSystem", "ShareSheet",
                 "sharesheet-clipboard-owner",
             ]),
         // Share targets: desktop entries in a test's own XDG folders, Exec= targets, and D-Bus

@@ -12,7 +12,11 @@ import UniformTypes
 /// not there now (not found in time, or nothing answers at its address) does not fail the
 /// share: it is queued with its items (`AirDropQueueing`), finished as `.queued`, and sent when
 /// the device is back (`AirDropQueueSender`).
-public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
+///
+/// A device sent to is noted in `KnownDevices`. A discovered device that shows a pinned
+/// device's alias with another certificate is flagged in the device list, and an alias that a
+/// pinned device has reaches only that device.
+public final class AirDropActivity: BuiltInActivity, InterruptibleActivity, RecipientReporting {
     private let givenDirectories: XDGDirectories?
     private let givenEnvironment: [String: String]?
     private var payloads: [NearbyPayload] = []
@@ -30,6 +34,11 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
     /// What a cancelled send delivered, once it has stopped.
     private var kept: KeptWork?
     private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The known devices, read when the interface is made: what flags impostors and what an
+    /// alias must match.
+    private var knownDevices = KnownDevices()
+    /// The device the last send reached, or the one a queued share waits for (when known).
+    public private(set) var recipients: [ShareRecipient] = []
 
     /// Makes the activity.
     /// - Parameters:
@@ -105,6 +114,9 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
         }
         var message = "Looking for devices running LocalSend nearby…"
         let (loaded, identity) = loadSettingsAndIdentity()
+        let known = KnownDevices.load(directories: directories)
+        for warning in known.warnings { hostEnvironment.steps?.say(warning) }
+        knownDevices = known
         if var settings = loaded, let identity, preparationError == nil {
             // The legacy subnet scan asks every address nearby: only when explicitly asked for.
             if context.presetValues["scan"]?.text == "subnet" {
@@ -113,7 +125,7 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
             }
             if settings.discoveryEnabled {
                 let discovery = NearbyDiscovery(settings: settings, identity: identity) { device in
-                    Task { @MainActor in options.append(Self.option(for: device)) }
+                    Task { @MainActor in options.append(Self.option(for: device, known: known)) }
                 }
                 do {
                     try discovery.start()
@@ -206,10 +218,25 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
         return (nil, nil)
     }
 
-    private static func option(for device: NearbyDevice) -> ChoiceOptions.Option {
-        let details = [device.info.deviceModel, device.info.deviceType, device.host].compactMap { $0 }.filter { !$0.isEmpty }
+    /// A discovered device as the device list shows it: its model, type and address; "pinned"
+    /// for a pinned one; and for one that shows a pinned alias with another certificate, a
+    /// warning in place of the details.
+    static func option(for device: NearbyDevice, known: KnownDevices) -> ChoiceOptions.Option {
+        if known.isImpostor(alias: device.info.alias, fingerprint: device.fingerprint) {
+            return ChoiceOptions.Option(
+                id: device.fingerprint, title: device.info.alias,
+                detail: "not your pinned \(device.info.alias): another certificate · \(device.host)", iconName: "dialog-warning",
+                isWarning: true)
+        }
+        var details = [device.info.deviceModel, device.info.deviceType, device.host].compactMap { $0 }.filter { !$0.isEmpty }
+        if known.device(fingerprint: device.fingerprint)?.pinned == true { details.insert("pinned", at: 0) }
         let icon = device.info.deviceType == "mobile" ? "phone" : "computer"
         return ChoiceOptions.Option(id: device.fingerprint, title: device.info.alias, detail: details.joined(separator: " · "), iconName: icon)
+    }
+
+    /// Where the configuration, the identity and the known devices are.
+    private var directories: XDGDirectories {
+        givenDirectories ?? XDGDirectories(environment: givenEnvironment ?? hostEnvironment.variables)
     }
 
     // MARK: Sending
@@ -233,16 +260,20 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
         progress.kind = .file  // counted in bytes of the files sent: the command shows size, rate and time left
         progress.isUpload = true  // then the receiver's answer: the command says it waits for it
         let steps = hostEnvironment.steps
-        let queue = ShareQueue(directories: givenDirectories ?? XDGDirectories(environment: givenEnvironment ?? hostEnvironment.variables))
+        let directories = self.directories
+        let queue = ShareQueue(directories: directories)
+        let known = knownDevices
+        recipients = []
         isSending = true
         let thread = Thread { [weak self] in
             var outcome: Result<SendOutcome, ShareError>
             var reached: NearbyDevice?
             var delivered: (files: [String], of: Int)?
+            var waitsFor: ShareRecipient?
             do {
                 let device = try DeviceResolution.resolve(
                     target, discovery: discovery, settings: settings, identity: identity, expectedFingerprint: expectedFingerprint,
-                    isCancelled: { stopped.withLock { $0 } })
+                    known: known, isCancelled: { stopped.withLock { $0 } })
                 reached = device
                 discovery?.stop()
                 let name = "'\(device.info.alias)' at \(DeviceResolution.address(of: device))"
@@ -253,6 +284,7 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
                 defer { delivered = (sender.deliveredFiles, payloads.count) }
                 do {
                     let result = try sender.send(payloads, previews: previews, pin: pin)
+                    if case .delivered = result { Self.note(device, in: directories, steps: steps) }
                     switch result {
                     case .delivered(let files) where files.isEmpty: steps?.say("AirDrop: \(name) showed the text")
                     case .delivered(let files): steps?.say("AirDrop: sent \(files.count) file(s) to \(name)")
@@ -268,10 +300,13 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
                 if !stopped.withLock({ $0 }) {
                     steps?.say("AirDrop: \(notReached.error.message); queueing the share")
                     do {
+                        // An alias a pinned device has waits for that device's fingerprint.
+                        let fingerprint = notReached.fingerprint ?? expectedFingerprint
                         let queued = try AirDropQueueing.queue(
-                            payloads, target: target, device: reached, expectedFingerprint: expectedFingerprint,
+                            payloads, target: target, device: reached, expectedFingerprint: fingerprint,
                             error: notReached.error, in: queue)
                         outcome = .success(.queued(queued))
+                        waitsFor = Self.recipient(waitingFor: target, device: reached, fingerprint: fingerprint, known: known)
                     } catch {
                         // Said with why it failed: nothing waits for the device.
                         let message = (error as? ShareError)?.message ?? "\(error)"
@@ -288,13 +323,37 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity {
             let address = reached.map(DeviceResolution.address(of:))
             let alias = reached?.info.alias
             let deliveredBeforeStop = delivered
+            let recipient = waitsFor ?? reached.map { ShareRecipient(id: $0.fingerprint, name: $0.info.alias) }
             Task { @MainActor in
+                if case .success = outcome, let recipient { self?.recipients = [recipient] }
                 self?.finish(outcome, to: address)
                 self?.stoppedSending(delivered: deliveredBeforeStop, to: alias ?? address)
             }
         }
         thread.name = "nearby-send"
         thread.start()
+    }
+
+    /// Notes the device that got the items in the known devices; a store that cannot be
+    /// written does not fail a share that arrived, and is said as a step.
+    private nonisolated static func note(_ device: NearbyDevice, in directories: XDGDirectories, steps: StepLog?) {
+        do {
+            for warning in try KnownDevices.note(device, directories: directories) { steps?.say(warning) }
+        } catch {
+            steps?.say("AirDrop: \(device.info.alias) was not noted among the known devices: \(KnownDevices.words(error))")
+        }
+    }
+
+    /// Whom a queued share waits for, for the history: the device discovery had found, else
+    /// the fingerprint it must have, named by its known alias (or by the alias given); nil for
+    /// a name or address with no fingerprint.
+    private nonisolated static func recipient(
+        waitingFor target: String, device: NearbyDevice?, fingerprint: String?, known: KnownDevices
+    ) -> ShareRecipient? {
+        if let device { return ShareRecipient(id: device.fingerprint, name: device.info.alias) }
+        guard let fingerprint, !fingerprint.isEmpty else { return nil }
+        let name = known.alias(of: fingerprint) ?? (AirDropQueueing.looksLikeFingerprint(target) || DirectAddress.parse(target) != nil ? nil : target)
+        return ShareRecipient(id: fingerprint, name: name)
     }
 
     // MARK: Keeping work

@@ -5,7 +5,8 @@ import ShareSheetSystem
 /// Sends queued AirDrops (`airdrop` entries of the share queue): finds the stored device the
 /// way the activity does (its fingerprint or alias through discovery within
 /// `[nearby] discovery-timeout`, or its address directly), checks the stored fingerprint, and
-/// sends the stored files and texts with `NearbySender`.
+/// sends the stored files and texts with `NearbySender`. An alias a pinned device has reaches
+/// only that device (`KnownDevices`), and a device sent to is noted there.
 ///
 /// A device still not there throws, and the entry stays queued. A receiver that declines ends
 /// the entry (`.declined`). A receiver that asks for a PIN keeps it queued with a reason that
@@ -41,7 +42,7 @@ public struct AirDropQueueSender: QueueSender {
         do {
             device = try DeviceResolution.resolve(
                 share.target, discovery: discovery, settings: settings, identity: identity, expectedFingerprint: expected,
-                isCancelled: isCancelled)
+                known: KnownDevices.load(directories: directories), isCancelled: isCancelled)
         } catch let notReached as DeviceNotReached {
             throw ShareError(.temporaryFailure, "\(share.targetTitle) is still not there: \(notReached.error.message)")
         }
@@ -51,7 +52,10 @@ public struct AirDropQueueSender: QueueSender {
         defer { watch.stop() }
         do {
             switch try sender.send(payloads) {
-            case .delivered: return .delivered
+            case .delivered:
+                // The share went: a store that cannot be written now does not make it go again.
+                _ = try? KnownDevices.note(device, directories: directories)
+                return .delivered
             case .declined: return .declined
             }
         } catch let error as ShareError where error.fix == .givePin {

@@ -140,7 +140,7 @@ extension Invocation.Mode {
     /// True for the modes that end with a result object under `--json`.
     var printsResult: Bool {
         switch self {
-        case .sheet, .activity: return true
+        case .sheet, .activity, .suggestion: return true
         default: return false
         }
     }

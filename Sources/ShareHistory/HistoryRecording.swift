@@ -34,15 +34,22 @@ public enum HistoryRecording {
         else { return nil }
         let controller = ending.controller
         let values = controller.presetValues.merging(controller.submittedValues) { _, submitted in submitted }
+        // Whom the activity found it went to (AirDrop: the device a name or fingerprint was),
+        // rather than only what it was given.
+        let recipients = (ending.activity as? RecipientReporting)?.recipients ?? []
         return HistoryEntry(
-            time: time, activityType: type, activity: activity, targets: targets(of: ActivityType(type), values: values),
+            time: time, activityType: type, activity: activity,
+            targets: targets(of: ActivityType(type), values: values, recipients: recipients),
             items: itemCounts(controller.sheet.itemKinds), disposition: disposition.rawValue)
     }
 
     /// The people, devices, applications and printers a share went to, from the values its
     /// activity was given: `to` (and `cc`, `bcc`), AirDrop's device, `printer`, `app`,
     /// `contact`, and a share target's own id. Never a subject, a body or a file name.
-    public static func targets(of type: ActivityType, values: InterfaceValues) -> [HistoryTarget] {
+    /// - Parameter recipients: whom the activity says the share went to (`RecipientReporting`);
+    ///   for AirDrop they name the device, by fingerprint with its alias, in place of what the
+    ///   values gave (an alias alone, or a fingerprint picked in the sheet without its name).
+    public static func targets(of type: ActivityType, values: InterfaceValues, recipients: [ShareRecipient] = []) -> [HistoryTarget] {
         func words(_ key: String) -> [String] {
             guard let value = values[key] else { return [] }
             let parts: [String]
@@ -58,10 +65,13 @@ public enum HistoryRecording {
         }
         switch type {
         case .airDrop:
-            // Given by fingerprint with the alias it showed, or by alias or address alone.
+            // The device reached, else given by fingerprint with the alias it showed, or by alias or address alone.
             let to = words("to").first
-            if let fingerprint = words("fingerprint").first {
-                targets.append(HistoryTarget(kind: .device, value: fingerprint, name: to))
+            if !recipients.isEmpty {
+                targets += recipients.map { HistoryTarget(kind: .device, value: $0.id, name: $0.name == $0.id ? nil : $0.name) }
+            } else if let fingerprint = words("fingerprint").first {
+                let name = to.flatMap { $0.caseInsensitiveCompare(fingerprint) == .orderedSame ? nil : $0 }
+                targets.append(HistoryTarget(kind: .device, value: fingerprint, name: name))
             } else if let to {
                 targets.append(HistoryTarget(kind: .device, value: to))
             }

@@ -7,9 +7,9 @@ import ShareSheet
 import Sharing
 import UniformTypes
 
-/// A `ListActivities` or `Share` call, read from its D-Bus arguments: the items, ready for the
-/// share layer, and the options. Reading never looks at a descriptor's content; a file is read
-/// only after the pick, by its provider.
+/// A `ListActivities`, `ListSuggestions` or `Share` call, read from its D-Bus arguments: the
+/// items, ready for the share layer, and the options. Reading never looks at a descriptor's
+/// content; a file is read only after the pick, by its provider.
 @MainActor
 struct ServiceCall {
     /// The items as the controller takes them, each with a label for messages.
@@ -20,6 +20,8 @@ struct ServiceCall {
     var exclusions: [String] = []
     /// `activity`: skip the sheet.
     var activity: String?
+    /// `suggestion`: skip the sheet for this suggestion's activity, with its presets.
+    var suggestion: String?
     /// `interactive` (default true).
     var interactive = true
     /// `handle_token`.
@@ -133,6 +135,7 @@ struct ServiceCall {
         presets = SharePresets(to: recipients, subject: options.subject, settings: settings)
         exclusions = options.excludedActivities
         activity = options.activity
+        suggestion = options.suggestion
         interactive = options.interactive ?? true
         customActions = options.customActions.map {
             CustomAction(id: $0.id, title: $0.title, iconName: $0.iconName.isEmpty ? nil : $0.iconName)

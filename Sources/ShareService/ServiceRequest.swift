@@ -88,6 +88,9 @@ final class ServiceRequest {
                     for: call.items, presets: presets, excluding: call.exclusions, applicationActivities: call.customActions)
             }
             self.session = session
+            if let id = call.suggestion {
+                return try start(session, picking: try suggestion(id, on: controller))
+            }
             var pick: ActivityType?
             if let name = call.activity {
                 let type = try activityType(named: name)
@@ -114,6 +117,37 @@ final class ServiceRequest {
         } catch {
             finish(failure: error)
         }
+    }
+
+    /// The suggestion of the `suggestion` option, among those the sheet makes for these items.
+    /// - Throws: `ShareError` with `field` "suggestion" when the sheet does not suggest it, or
+    ///   when the `activity` option names another activity than the suggestion's.
+    private func suggestion(_ id: String, on controller: ActivityViewController) throws -> ActivitySuggestion {
+        let suggestion = try host.suggestion(id, on: controller)
+        if let name = call.activity, try activityType(named: name) != suggestion.activityType {
+            throw ShareError(
+                .usage, "'\(id)' is a suggestion for \(host.names.name(of: suggestion.activityType)), not \(name)",
+                field: "suggestion")
+        }
+        return suggestion
+    }
+
+    /// Runs the share with `suggestion` picked instead of the sheet: its activity with its
+    /// presets, sent at once when they answer all its form would ask. Otherwise the form shows
+    /// filled in the window, or, with `interactive` false, goes as the presets fill it, as with
+    /// the `activity` option (Mail with only `to`: an empty subject and body).
+    private func start(_ session: ShareSession, picking suggestion: ActivitySuggestion) throws {
+        guard call.interactive else {
+            let frontEnd = SuggestionFrontEnd(picking: suggestion, in: ScriptedFrontEnd(), showsSheetFirst: false)
+            return run(session, with: frontEnd, picking: nil, presenter: nil)
+        }
+        try WindowPresenter.connectToDisplay()
+        let presenter = WindowPresenter(names: host.names)
+        presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
+        windowPresenter = presenter
+        // The window opens on the sheet, and the pick follows at once (a form, or the work).
+        let frontEnd = SuggestionFrontEnd(picking: suggestion, in: WindowFrontEnd(presenter: presenter), showsSheetFirst: true)
+        run(session, with: frontEnd, picking: nil, presenter: presenter)
     }
 
     /// The caller's `Close`: cancel as a person does (finished work is kept and said in the

@@ -7,7 +7,8 @@ import ShareSheet
 import Sharing
 
 /// The share service (SPEC §8): `org.sharesheet.ShareSheet` on the session bus, serving
-/// `ListActivities` and `Share` from any application until it has been idle a while.
+/// `ListActivities`, `ListSuggestions` and `Share` from any application until it has been idle
+/// a while.
 ///
 /// Everything runs on the main actor inside `GLibMainLoop`: GDBus delivers method calls from
 /// GLib's default main context on the main thread. Descriptors are read only by providers,
@@ -142,7 +143,8 @@ public final class ShareServer {
 
     // MARK: Methods
 
-    /// A call from a caller on the bus: `ListActivities(aa{sv}, a{sv})` or `Share(s, aa{sv}, a{sv})`.
+    /// A call from a caller on the bus: `ListActivities(aa{sv}, a{sv})`,
+    /// `ListSuggestions(aa{sv}, a{sv})` or `Share(s, aa{sv}, a{sv})`.
     private func handle(_ invocation: DBusMethodInvocation) {
         // GDBus has checked the arguments against the interface's types.
         let arguments = invocation.arguments
@@ -150,6 +152,8 @@ public final class ShareServer {
         switch (invocation.method, arguments.count) {
         case ("ListActivities", 2):
             listActivities(items: arguments[0], options: arguments[1], invocation: invocation)
+        case ("ListSuggestions", 2):
+            listSuggestions(items: arguments[0], options: arguments[1], invocation: invocation)
         case ("Share", 3):
             share(
                 sender: sender, handle: nil, parentWindow: arguments[0].string ?? "", items: arguments[1],
@@ -167,6 +171,8 @@ public final class ShareServer {
         switch (invocation.method, arguments.count) {
         case ("ListActivities", 3):
             listActivities(items: arguments[1], options: arguments[2], invocation: invocation)
+        case ("ListSuggestions", 3):
+            listSuggestions(items: arguments[1], options: arguments[2], invocation: invocation)
         case ("Share", 5):
             share(
                 sender: sender, handle: arguments[1].string, parentWindow: arguments[2].string ?? "",
@@ -185,6 +191,22 @@ public final class ShareServer {
             let call = try ServiceCall(items: items, options: options, fileDescriptors: invocation.descriptors)
             defer { for descriptor in call.descriptors { close(descriptor) } }
             invocation.returnValue(try WireListing.encode(listing(call)))
+        } catch {
+            returnError(invocation, message(of: error))
+        }
+    }
+
+    /// The sheet's suggestions for the items, best first, as `Share`'s `suggestion` takes them;
+    /// no sheet is shown. Items are read as for `ListActivities`, and a file is never read.
+    private func listSuggestions(items: GVariant, options: GVariant, invocation: DBusMethodInvocation) {
+        restartIdleTimer()
+        do {
+            let call = try ServiceCall(items: items, options: options, fileDescriptors: invocation.descriptors)
+            defer { for descriptor in call.descriptors { close(descriptor) } }
+            let controller = try host.controller(
+                for: call.items, presets: call.presets, excluding: call.exclusions, applicationActivities: call.customActions)
+            let suggestions = controller.suggestions.map { WireSuggestion($0, names: host.names) }
+            invocation.returnValue(WireSuggestionListing.encode(suggestions))
         } catch {
             returnError(invocation, message(of: error))
         }

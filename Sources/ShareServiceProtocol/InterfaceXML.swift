@@ -26,6 +26,21 @@ public enum InterfaceXML {
               <arg type="aa{sv}" name="activities" direction="out"/>
             </method>
             <!--
+              ListSuggestions: the people, devices and applications the sheet would suggest for these
+              items (SPEC §12), best first, at most 8, each for an activity the sheet offers; no sheet shows.
+              items: as for Share.
+              options: excluded-activities (as), custom-actions (a(sss)), as for ListActivities.
+              suggestions: one dictionary per suggestion: id (s, for Share's suggestion option),
+              activity (s, the CLI name), activity-type (s), title (s), subtitle (s), icon-name (s),
+              photo (s, a contact's photo as a path; "" when none), presets (a{ss}, the values the
+              suggestion sets ahead for the activity's form: to, fingerprint, app, printer).
+            -->
+            <method name="ListSuggestions">
+              <arg type="aa{sv}" name="items" direction="in"/>
+              <arg type="a{sv}" name="options" direction="in"/>
+              <arg type="aa{sv}" name="suggestions" direction="out"/>
+            </method>
+            <!--
               Share: returns at once with a request object (org.sharesheet.Request1) that emits Response
               when the share ends.
               parent_window: "" or x11:XID or wayland:HANDLE; the window is made transient for it.
@@ -33,7 +48,10 @@ public enum InterfaceXML {
               (files arrive only as descriptors; name and mime-type are optional).
               options: handle_token (s), subject (s), fields (a{ss}, preset values for the activity's
               form: to, cc, subject, body, printer…), excluded-activities (as, CLI names or activity
-              types), activity (s, skip the sheet: a CLI name, an activity type or app.ID), interactive
+              types), activity (s, skip the sheet: a CLI name, an activity type or app.ID), suggestion
+              (s, skip the sheet: the id of a ListSuggestions suggestion for the same items; its activity
+              runs with its presets, its form shown filled when it still asks something and interactive
+              is true; an id the sheet does not suggest fails with error-field suggestion), interactive
               (b, default true; false performs without any window and fails if input is needed),
               custom-actions (a(sss): id, title, icon-name; picking one ends the request with
               activity = app.ID).

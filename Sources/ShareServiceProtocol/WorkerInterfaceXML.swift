@@ -29,6 +29,13 @@ public enum WorkerInterfaceXML {
               <arg type="a{sv}" name="options" direction="in"/>
               <arg type="aa{sv}" name="activities" direction="out"/>
             </method>
+            <!-- A ListSuggestions the front took: the front relays the reply. -->
+            <method name="ListSuggestions">
+              <arg type="s" name="sender" direction="in"/>
+              <arg type="aa{sv}" name="items" direction="in"/>
+              <arg type="a{sv}" name="options" direction="in"/>
+              <arg type="aa{sv}" name="suggestions" direction="out"/>
+            </method>
             <!-- A Close the front took from sender for the request at handle. -->
             <method name="Close">
               <arg type="s" name="sender" direction="in"/>

@@ -48,7 +48,7 @@ final class ClientCall: Sendable {
             g_main_context_unref(context)
         }
         state.withLock { $0.context = UInt(bitPattern: context) }
-        let connection = try connect()
+        let connection = try ClientBus.connect(busAddress)
         defer { connection.flush() }
         let inbox = ResponseInbox()
         // Delivered by this thread's context, which only this loop iterates.
@@ -80,29 +80,9 @@ final class ClientCall: Sendable {
         }
     }
 
-    private func connect() throws -> DBusConnection {
-        var address = busAddress ?? ""
-        do throws(GLibError) {
-            if busAddress == nil { address = try DBusConnection.sessionBusAddress() }
-        } catch {
-            throw ShareError(.unavailable, "no session bus: \(error.message)")
-        }
-        do throws(GLibError) {
-            // Its own connection: the shared one's signals would come through the default context.
-            return try DBusConnection.bus(address: address)
-        } catch {
-            throw ShareError(.unavailable, "cannot connect to the session bus at \(address): \(error.message)")
-        }
-    }
-
     /// Sends `Share` with the files' descriptors; returns the request's path.
     private func callShare(_ connection: DBusConnection) throws -> String {
-        let fileList = DBusFileDescriptors()
-        do throws(GLibError) {
-            for descriptor in descriptors { try fileList.append(descriptor) }
-        } catch {
-            throw ShareError(.ioError, "cannot pass a file to the share service: \(error.message)")
-        }
+        let fileList = try ClientBus.fileList(descriptors)
         do throws(GLibError) {
             let reply = try connection.callSync(
                 ServiceNames.busName, path: ServiceNames.objectPath, interface: ServiceNames.interface, method: "Share",

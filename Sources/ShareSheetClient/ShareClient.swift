@@ -11,6 +11,9 @@ import Sharing
 /// let result = try await ShareClient().share([.text("hello")], WireOptions(activity: "copy", interactive: false))
 /// ```
 ///
+/// The suggestions the sheet would show (`listSuggestions(items:options:)`) are shared with
+/// by id, skipping the sheet: `WireOptions(suggestion: suggestions[0].id)`.
+///
 /// The client needs no GLib main loop of its own: each share runs its bus connection on a
 /// thread of its own. Cancelling the task closes the request, which dismisses the sheet.
 public struct ShareClient: Sendable {
@@ -50,30 +53,10 @@ public struct ShareClient: Sendable {
         if options.handleToken == nil {
             options.handleToken = "client_\(getpid())_\(UInt32.random(in: 0...UInt32.max))"
         }
-        var wireItems: [WireItem] = []
-        var descriptors: [Int32] = []
-        defer { for descriptor in descriptors { close(descriptor) } }
-        for item in items {
-            switch item {
-            case .text(let text): wireItems.append(.text(text))
-            case .url(let url) where !url.isFileURL: wireItems.append(.uri(url.absoluteString))
-            case .url(let url), .file(let url, _, _):
-                var name = url.lastPathComponent
-                var mimeType: String?
-                if case .file(_, let given, let type) = item {
-                    name = given ?? name
-                    mimeType = type
-                }
-                let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-                guard descriptor >= 0 else {
-                    throw ShareError(.noInput, "\(url.path): \(String(cString: strerror(errno)))")
-                }
-                descriptors.append(descriptor)
-                wireItems.append(.file(descriptor: Int32(descriptors.count - 1), name: name, mimeType: mimeType))
-            }
-        }
+        let wire = try ClientItems(items)
+        defer { withExtendedLifetime(wire) {} }
         let call = ClientCall(
-            busAddress: busAddress, share: WireShareCall(items: wireItems, options: options), descriptors: descriptors,
+            busAddress: busAddress, share: WireShareCall(items: wire.items, options: options), descriptors: wire.descriptors,
             closeGrace: closeGrace)
         let response = try await withTaskCancellationHandler {
             try await call.run()
@@ -81,5 +64,22 @@ public struct ShareClient: Sendable {
             call.cancel()
         }
         return ShareResult(response)
+    }
+
+    /// The people, devices and applications the share sheet suggests for `items`, best first
+    /// (`ListSuggestions`); nothing is shown. Pass one's `id` as the `suggestion` option of
+    /// ``share(_:_:)`` to share with it without the sheet.
+    /// - Parameters:
+    ///   - items: at least one, as for ``share(_:_:)``: the suggestions depend on their kinds.
+    ///   - options: `excluded-activities` and `custom-actions` count; the rest is ignored.
+    /// - Returns: the suggestions, each with its activity's name and the presets it applies;
+    ///   `ActivitySuggestion(_:)` makes the library's from one.
+    /// - Throws: `ShareError` `.noInput` for a file that cannot be opened, `.unavailable` when
+    ///   there is no bus or no service to reach, `.badData` for items the service refused.
+    public func listSuggestions(items: [Item], options: WireOptions = WireOptions()) async throws -> [WireSuggestion] {
+        let wire = try ClientItems(items)
+        defer { withExtendedLifetime(wire) {} }
+        return try await ClientListing.suggestions(
+            busAddress: busAddress, call: WireItemsCall(items: wire.items, options: options), descriptors: wire.descriptors)
     }
 }

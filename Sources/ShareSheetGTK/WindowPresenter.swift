@@ -119,6 +119,10 @@ public final class WindowPresenter: Presenter {
             pick: { [weak self, weak controller] activity in
                 guard let self, let controller else { return }
                 self.pick(activity, controller: controller)
+            },
+            pickSuggestion: { [weak self, weak controller] suggestion in
+                guard let self, let controller else { return }
+                self.pick(suggestion, controller: controller)
             })
         window.show(sheetPage.widget, title: windowTitle, subtitle: nil, willLeave: sheetPage.stopCapturingTyping)
         sheetPage.captureTyping(in: window.widget)
@@ -298,6 +302,22 @@ public final class WindowPresenter: Presenter {
             workingPage?.stop()
             workingPage = nil
             window?.toast("\(activity.activityTitle ?? "This activity") cannot be picked now")
+            present(sheet: controller.sheet, controller: controller)
+        }
+    }
+
+    /// Picks a suggestion as an activity is picked: the working page first, then what the
+    /// controller does with the suggestion's presets, its form filled ("Mail to Ana": To is
+    /// ana's address) or, when the presets answer all the form would ask, the work itself.
+    private func pick(_ suggestion: ActivitySuggestion, controller: ActivityViewController) {
+        guard page == .sheet,
+            let activity = controller.sheet.activities.first(where: { $0.activityType == suggestion.activityType })
+        else { return }
+        showWorking(activity, controller: controller)
+        if !controller.select(suggestion), page == .working {
+            workingPage?.stop()
+            workingPage = nil
+            window?.toast("\(suggestion.title) cannot be picked now")
             present(sheet: controller.sheet, controller: controller)
         }
     }

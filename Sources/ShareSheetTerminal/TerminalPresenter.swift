@@ -102,7 +102,7 @@ public final class TerminalPresenter: Presenter {
             if !controller.select(pick) { controller.dismiss() }
             return
         }
-        let picks = SheetScreen.pickable(sheet)
+        let picks = SheetScreen.choices(sheet)
         // Raw mode first: when the terminal refuses it, the numbered rows are drawn instead.
         let keys = picks.isEmpty ? nil : keys.flatMap { $0.enterRawMode() ? $0 : nil }
         output.write(SheetScreen.render(sheet, items: controller.activityItems, style: style, numbered: keys == nil, names: names))
@@ -173,7 +173,7 @@ public final class TerminalPresenter: Presenter {
 
     // MARK: The pick
 
-    private func askForPick(among picks: [Activity], controller: ActivityViewController, presentation id: Int) async {
+    private func askForPick(among picks: [SheetChoice], controller: ActivityViewController, presentation id: Int) async {
         let prompt =
             picks.isEmpty
             ? "Press Enter to close: "
@@ -188,29 +188,29 @@ public final class TerminalPresenter: Presenter {
                 controller.dismiss()
                 return
             }
-            guard let activity = SheetScreen.match(typed, in: picks, names: names), let type = activity.activityType else {
+            guard let choice = SheetScreen.match(typed, in: picks, names: names) else {
                 let hint = picks.isEmpty ? "" : ": type a number from 1 to \(picks.count), or a name"
                 output.write(InterfaceScreen.problemLine("no activity '\(typed)'\(hint)", style: style))
                 continue
             }
-            if controller.select(type) { return }
-            output.write(InterfaceScreen.problemLine("\(names.shown(activity).title) cannot be picked now", style: style))
+            if choice.select(on: controller) { return }
+            output.write(InterfaceScreen.problemLine("\(choice.shown(names).title) cannot be picked now", style: style))
         }
     }
 
     /// The arrow-key picker: the matches of what was typed, one selected; Enter picks it.
     /// Raw mode ends on every way out (pick, Escape, Ctrl-C, Ctrl-D, dismissal).
     private func pickWithKeys(
-        among picks: [Activity], keys: any KeySource, controller: ActivityViewController, presentation id: Int
+        among picks: [SheetChoice], keys: any KeySource, controller: ActivityViewController, presentation id: Int
     ) async {
         defer { keys.leaveRawMode() }
         var filter = ""
         var selected = 0
         var drawnLines = 0
-        func draw() -> [(number: Int, activity: Activity)] {
-            let matches = PickerScreen.matches(filter, in: picks, names: names)
+        func draw() -> [(number: Int, choice: SheetChoice)] {
+            let matches = PickerScreen.matches(filter, among: picks, names: names)
             selected = max(0, min(selected, matches.count - 1))
-            let lines = PickerScreen.lines(filter: filter, matches: matches, selected: selected, style: style, names: names)
+            let lines = PickerScreen.lines(filter: filter, choices: matches, selected: selected, style: style, names: names)
             // Back to the picker's first line, then everything below it cleared.
             var text = drawnLines > 1 ? "\r\u{1B}[\(drawnLines - 1)A" : "\r"
             text += "\u{1B}[J" + lines.joined(separator: "\n")
@@ -255,12 +255,13 @@ public final class TerminalPresenter: Presenter {
                 wasInterrupted = true
                 return controller.dismiss()
             case .enter:
-                guard matches.indices.contains(selected), let type = matches[selected].activity.activityType else { continue }
-                let activity = matches[selected].activity
-                finish("Picked: " + names.shown(activity).title)
+                guard matches.indices.contains(selected) else { continue }
+                let choice = matches[selected].choice
+                let title = choice.shown(names).title
+                finish("Picked: " + title)
                 keys.leaveRawMode()
-                if controller.select(type) { return }
-                output.write(InterfaceScreen.problemLine("\(names.shown(activity).title) cannot be picked now", style: style))
+                if choice.select(on: controller) { return }
+                output.write(InterfaceScreen.problemLine("\(title) cannot be picked now", style: style))
                 guard keys.enterRawMode() else { return controller.dismiss() }
             case .other:
                 break

@@ -17,7 +17,7 @@ import ShareServiceProtocol
 ///    socket pair (peer-to-peer D-Bus, `WorkerInterfaceXML`);
 /// 3. the front passes on every call it took, with the caller's name and descriptors: `share`
 ///    serves those requests as its own (object, caller watch, `Response`), and the front relays
-///    `ListActivities` replies;
+///    `ListActivities` and `ListSuggestions` replies;
 /// 4. with nothing left to pass on, the front ends.
 /// If `share` cannot start, every request the front answered gets `Response` 2 saying why.
 ///
@@ -28,8 +28,9 @@ final class ServiceFront {
         /// A `Share` the front answered with `path`; `parameters` is the service's
         /// `(s sender, o handle, s parent_window, aa{sv} items, a{sv} options)`.
         case share(sender: String, path: String, parameters: GVariant, descriptors: DBusFileDescriptors?)
-        /// A `ListActivities` waiting for its reply; `parameters` is `(s sender, aa{sv}, a{sv})`.
-        case list(invocation: DBusMethodInvocation, parameters: GVariant, descriptors: DBusFileDescriptors?)
+        /// A `ListActivities` or `ListSuggestions` (`method`) waiting for its reply; `parameters`
+        /// is `(s sender, aa{sv}, a{sv})`.
+        case list(method: String, invocation: DBusMethodInvocation, parameters: GVariant, descriptors: DBusFileDescriptors?)
         /// A `Close` of the request at `path` by its caller.
         case close(sender: String, path: String)
     }
@@ -177,10 +178,13 @@ final class ServiceFront {
         switch (path, invocation.method) {
         case (ServiceNames.objectPath, "Share"):
             share(invocation)
-        case (ServiceNames.objectPath, "ListActivities"):
+        case (ServiceNames.objectPath, "ListActivities"), (ServiceNames.objectPath, "ListSuggestions"):
             // The caller's arguments as they came, after its name (WorkerInterfaceXML).
             let forwarded = GVariant.tuple([.string(sender)] + invocation.arguments)
-            take(.list(invocation: invocation, parameters: forwarded, descriptors: invocation.descriptors))
+            take(
+                .list(
+                    method: invocation.method, invocation: invocation, parameters: forwarded,
+                    descriptors: invocation.descriptors))
         case (_, "Close"):
             guard let request = requests[path] else {
                 return invocation.returnError(DBusErrorName.unknownObject, "this request has ended")
@@ -253,7 +257,7 @@ final class ServiceFront {
         var descriptors: DBusFileDescriptors?
         switch call {
         case .share(_, _, let values, let fds): (method, parameters, descriptors) = ("Share", values, fds)
-        case .list(_, let values, let fds): (method, parameters, descriptors) = ("ListActivities", values, fds)
+        case .list(let name, _, let values, let fds): (method, parameters, descriptors) = (name, values, fds)
         case .close(let sender, let path):
             method = "Close"
             parameters = .tuple([.string(sender), .objectPath(path)])
@@ -270,12 +274,12 @@ final class ServiceFront {
         }
     }
 
-    /// The service's reply to a call passed on: relayed for `ListActivities`; for `Share`, an
+    /// The service's reply to a call passed on: relayed for the listings; for `Share`, an
     /// error means the service did not take the request, so the caller hears it from here.
     private func passedOn(_ call: Pending, reply: GVariant?, error: GLibError?) {
         inFlight -= 1
         switch call {
-        case .list(let invocation, _, _):
+        case .list(_, let invocation, _, _):
             if let reply {
                 invocation.returnValue(reply)
             } else {
@@ -293,7 +297,7 @@ final class ServiceFront {
         switch call {
         case .share(let sender, let path, _, _):
             respondFailed(sender: sender, path: path, reason)
-        case .list(let invocation, _, _):
+        case .list(_, let invocation, _, _):
             invocation.returnError(DBusErrorName.failed, reason)
         case .close: break
         }

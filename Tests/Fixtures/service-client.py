@@ -5,6 +5,7 @@ It talks to org.sharesheet.ShareSheet on the session bus of DBUS_SESSION_BUS_ADD
 one JSON object a line on standard output, one per result:
 
   list  [ITEMS] [--option KEY=JSON]…            {"activities": [{…}, …]}
+  suggestions [ITEMS] [--option KEY=JSON]…      {"suggestions": [{…}, …]} (ListSuggestions)
   share [ITEMS] [SHARE OPTIONS]                   {"handle", "token", "response", "results", "elapsed_ms"}
   close HANDLE                                    {"closed": HANDLE} (Close on any request)
   ping                                            {"ping": "ok", "microseconds": N} (Peer.Ping)
@@ -416,6 +417,15 @@ def command_list(args):
     return 0
 
 
+def command_suggestions(args):
+    connection = connect()
+    items = Items(args.specs)
+    arguments = GLib.Variant("(aa{sv}a{sv})", (items.variant(), options_from(args)))
+    reply = call(connection, OBJECT, INTERFACE, "ListSuggestions", arguments, "(aa{sv})", args.call_timeout, items.fds)
+    emit({"suggestions": reply.unpack()[0]})
+    return 0
+
+
 def command_share(args):
     connection = connect()
     result = share(args, connection, GLib.MainContext.default())
@@ -546,6 +556,7 @@ def main():
     parser.add_argument("--call-timeout", type=float, default=30, help="seconds a method call may take")
     commands = parser.add_subparsers(dest="command", required=True)
     add_items(commands.add_parser("list"))
+    add_items(commands.add_parser("suggestions"))
     add_share_options(commands.add_parser("share"))
     concurrent = commands.add_parser("concurrent")
     concurrent.add_argument("count", type=int)

@@ -5,7 +5,7 @@ import Foundation
 /// Runs `Tests/Fixtures/service-client.py` with `/usr/bin/python3` (python3-gi) on a
 /// ``ServiceBus``, in the bus's environment, and decodes what it printed: one JSON object a line.
 ///
-/// Its commands: `list`, `share`, `close HANDLE`, `ping`, `pid [NAME]`, `call METHOD [ARGS]`,
+/// Its commands: `list`, `suggestions`, `share`, `close HANDLE`, `ping`, `pid [NAME]`, `call METHOD [ARGS]`,
 /// `bench-list N` and `concurrent N`; items are `--text`, `--uri`, `--file PATH[:MIME]`,
 /// `--write-only PATH`, `--pipe-held-open`, `--slow-pipe SIZE:RATE[:NAME[:MIME]]` and
 /// `--item GVARIANT`. The script's header documents every option and what each command prints.
@@ -166,6 +166,15 @@ public struct ServiceClient: Sendable {
             throw Failure("list printed no activities: \(result)", bus: bus)
         }
         return activities
+    }
+
+    /// `ListSuggestions` for the items given as the script's item options: the suggestions.
+    public func listSuggestions(_ arguments: [String]) async throws -> [[String: Any]] {
+        let result = try await result(["suggestions"] + arguments)
+        guard let suggestions = result["suggestions"] as? [[String: Any]] else {
+            throw Failure("suggestions printed no suggestions: \(result)", bus: bus)
+        }
+        return suggestions
     }
 
     /// `Share` with the script's item and share options, waiting for the Response: `handle`,

@@ -20,7 +20,7 @@ struct InterfaceFileTests {
         let section = try #require(readme.components(separatedBy: "## The share service").dropFirst().first)
             .components(separatedBy: "\n## ").first ?? ""
         let members = Self.members(in: InterfaceXML.text)
-        #expect(members.map(\.name).sorted() == ["Close", "ListActivities", "Response", "Share"], "\(members)")
+        #expect(members.map(\.name).sorted() == ["Close", "ListActivities", "ListSuggestions", "Response", "Share"], "\(members)")
         for member in members {
             #expect(section.contains(member.signature), "the README does not give \(member.signature)")
         }

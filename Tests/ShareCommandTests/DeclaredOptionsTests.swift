@@ -32,6 +32,7 @@ struct DeclaredOptionsTests {
     static let shareExpectations: [String: Expectation] = [
         "--text": .value("hello, world") { $0.items = [.text("hello, world")] },
         "--activity": .value("mail") { $0.mode = .activity("mail") },
+        "--suggestion": .value("mail:ana@example.com") { $0.mode = .suggestion("mail:ana@example.com") },
         "--list": .flag { $0.mode = .list },
         "--explain": .value("print") { $0.mode = .explain("print") },
         "--subject": .value("Q3") { $0.subject = "Q3" },
@@ -176,6 +177,13 @@ struct DeclaredOptionsTests {
         "history list --json": nil,
         "history list --pretty": nil,
         "history forget --target": "alice@example.org",
+        "devices list --json": nil,
+        "devices list --pretty": nil,
+        "devices list --scan": "3",
+        "suggestions --text": "see you at 6",
+        "suggestions --explain": nil,
+        "suggestions --json": nil,
+        "suggestions --pretty": nil,
     ]
 
     /// Every option list a subcommand reads arguments against: `COMMAND [ACTION]` and its options.

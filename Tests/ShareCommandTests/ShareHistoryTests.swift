@@ -306,6 +306,29 @@ struct HistoryRecordingTests {
         #expect(HistoryRecording.targets(of: .copyToPasteboard, values: ["to": .text("x@example.org")]).isEmpty)
     }
 
+    @Test("AirDrop: the device the activity reached names the target, by fingerprint with its alias, whatever it was given")
+    @MainActor
+    func reportedDevice() {
+        let ana = ShareRecipient(id: "AB12", name: "Ana's Pixel")
+        let named = [HistoryTarget(kind: .device, value: "AB12", name: "Ana's Pixel")]
+        // Picked in the sheet: `to` is the fingerprint; given by alias: `to` is the alias.
+        #expect(HistoryRecording.targets(of: .airDrop, values: ["to": .text("AB12")], recipients: [ana]) == named)
+        #expect(HistoryRecording.targets(of: .airDrop, values: ["to": .text("Ana's Pixel")], recipients: [ana]) == named)
+        #expect(
+            HistoryRecording.targets(of: .airDrop, values: ["to": .text("ab12")], recipients: [ShareRecipient(id: "AB12", name: "AB12")])
+                == [HistoryTarget(kind: .device, value: "AB12")])
+        // Without a report (the activity never found the device): what it was given, and a
+        // fingerprint is not its own name.
+        #expect(
+            HistoryRecording.targets(of: .airDrop, values: ["to": .text("AB12"), "fingerprint": .text("AB12")])
+                == [HistoryTarget(kind: .device, value: "AB12")])
+        #expect(HistoryRecording.targets(of: .airDrop, values: ["to": .text("Ana's Pixel")]) == [HistoryTarget(kind: .device, value: "Ana's Pixel")])
+        // Only AirDrop's devices are replaced: a mail's recipients stay what it was given.
+        #expect(
+            HistoryRecording.targets(of: .mail, values: ["to": .text("a@example.org")], recipients: [ana])
+                == [HistoryTarget(kind: .recipient, value: "a@example.org")])
+    }
+
     @Test("item kinds are image, movie, text, link or file, counted")
     @MainActor
     func kinds() {

@@ -1,9 +1,11 @@
 // An application of our own that shows the share window for items the window tests choose,
 // as an app ported from iOS would: an ActivityViewController with the built-in activities,
 // presented by the WindowPresenter. One of its items can be a provider that takes its time, so
-// tests can watch provider progress and cancel it.
+// tests can watch provider progress and cancel it. Its suggestions are the ones the tests give
+// (a JSON object each: id, activity, title, subtitle, icon, photo, presets), as an application
+// with its own list of people would give them.
 //
-//   sheet-window-app [--slow-provider SECONDS] [--text TEXT]... [FILE]...
+//   sheet-window-app [--slow-provider SECONDS] [--suggestion JSON]... [--text TEXT]... [FILE]...
 //
 // Prints the result object (SPEC §6) on standard output and exits 0 when the share completed,
 // 130 when it was dismissed or cancelled, 1 otherwise.
@@ -17,6 +19,7 @@ import Sharing
 GLibMainLoop.run {
     let arguments = Array(CommandLine.arguments.dropFirst())
     var items: [Any] = []
+    var suggestions: [[String: Any]] = []
     var index = 0
     while index < arguments.count {
         let argument = arguments[index]
@@ -25,6 +28,14 @@ GLibMainLoop.run {
         case "--text" where index < arguments.count:
             items.append(arguments[index])
             index += 1
+        case "--suggestion" where index < arguments.count:
+            let object = try? JSONSerialization.jsonObject(with: Data(arguments[index].utf8)) as? [String: Any]
+            index += 1
+            guard let object else {
+                FileHandle.standardError.write(Data("sheet-window-app: --suggestion takes a JSON object\n".utf8))
+                return 64
+            }
+            suggestions.append(object)
         case "--slow-provider" where index < arguments.count:
             let seconds = Double(arguments[index]) ?? 2
             index += 1
@@ -39,9 +50,11 @@ GLibMainLoop.run {
     }
     let host = ShareHost(environment: HostEnvironment(variables: ProcessInfo.processInfo.environment))
     let registry = host.registry
+    let given = GivenSuggestions(suggestions.compactMap { GivenSuggestions.suggestion($0, names: host.names) })
     let makeController = { @MainActor (asked: [(key: String, value: String)]) -> ActivityViewController in
         let controller = ActivityViewController(activityItems: items, applicationActivities: nil, registry: registry)
         controller.presetValues = SharePresets(settings: asked).values
+        controller.suggestionSource = given
         return controller
     }
     // One share session, as the command and the service run theirs: a receiver's PIN is asked
@@ -76,5 +89,26 @@ enum SlowReport {
                 progress.completedUnitCount = Int64(step)
             }
         }
+    }
+}
+
+/// The suggestions the test gave, whatever the items: an application's own list of people.
+@MainActor
+final class GivenSuggestions: SuggestionSource {
+    let all: [ActivitySuggestion]
+
+    init(_ all: [ActivitySuggestion]) { self.all = all }
+
+    func suggestions(for kinds: [ItemKind], offered: [Activity]) -> [ActivitySuggestion] { all }
+
+    /// A suggestion from its JSON object; the activity is named as `share --activity` names it.
+    static func suggestion(_ object: [String: Any], names: ActivityNames) -> ActivitySuggestion? {
+        guard let id = object["id"] as? String, let activity = object["activity"] as? String,
+            let type = try? names.type(named: activity), let title = object["title"] as? String
+        else { return nil }
+        return ActivitySuggestion(
+            id: id, activityType: type, title: title, subtitle: object["subtitle"] as? String ?? "",
+            iconName: object["icon"] as? String ?? "avatar-default", photoPath: object["photo"] as? String,
+            presets: object["presets"] as? [String: String] ?? [:])
     }
 }

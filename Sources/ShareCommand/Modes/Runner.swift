@@ -24,9 +24,7 @@ struct Runner {
         host = ShareHost(registry: context.registry)
         host.settingName = { "--set \($0)" }
         host.suggestionSourceMaker = { [environment = context.registry.environment, warn = context.warn] in
-            let source = HistorySuggestionSource(environment: environment)
-            source.warn = { warn($0) }
-            return source
+            SuggestionSourceMaking.source(environment: environment, warn: { warn($0) })
         }
     }
 
@@ -82,8 +80,17 @@ struct Runner {
         if readsTerminalAfterInput, invocation.mode == .sheet, !usesWindow, !context.standardInputIsTerminal {
             attachTerminal()
         }
-        let controller = try host.controller(
+        var controller = try host.controller(
             for: items, presets: invocation.presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
+        var presets = invocation.presets
+        if case .suggestion(let id) = invocation.mode {
+            // The suggestion's presets over the command line's, on a sheet that has them.
+            let suggestion = try suggestion(id, on: controller)
+            presets = presets.applying(suggestion)
+            chosen = suggestion.activityType
+            controller = try host.controller(
+                for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
+        }
         if let steps = registry.environment.steps {
             for (item, kind) in zip(items, controller.sheet.itemKinds) { steps.say(VerboseLog.describe(item, kind: kind)) }
         }
@@ -93,13 +100,13 @@ struct Runner {
             return try list(controller.sheet, items: items)
         case .explain:
             return explain(chosen!, sheet: controller.sheet, items: items)
-        case .activity:
+        case .activity, .suggestion:
             // Items the activity does not take are left out by the sheet: said, not silent (when
             // the activity runs at all; `perform` says why when it does not).
             if host.unavailableReason(chosen!, on: controller.sheet) == nil {
                 saySkipped(by: chosen!, on: controller.sheet, labels: items.map(\.label))
             }
-            return try await perform(chosen!, controller: controller, remake: remake(items))
+            return try await perform(chosen!, controller: controller, remake: remake(items, presets: presets))
         default:
             return try await showSheet(controller, labels: items.map(\.label), remake: remake(items))
         }
@@ -107,9 +114,11 @@ struct Runner {
 
     /// A controller for `items` with the command's presets and `asked` on top: what a share
     /// session presents when it runs the activity again with a person's answer.
-    private func remake(_ items: [ResolvedItem]) -> ([(key: String, value: String)]) throws -> ActivityViewController {
+    private func remake(
+        _ items: [ResolvedItem], presets given: SharePresets? = nil
+    ) -> ([(key: String, value: String)]) throws -> ActivityViewController {
         let host = self.host
-        let presets = invocation.presets
+        let presets = given ?? invocation.presets
         let exclusions = invocation.exclusions
         return { asked in
             var presets = presets
@@ -184,9 +193,11 @@ struct Runner {
         }
         // The request holds its own descriptor of a spooled file: its name can go at once.
         defer { standardInput?.spooledFile?.remove() }
+        var suggestion: String?
+        if case .suggestion(let id) = invocation.mode { suggestion = id }
         let request = try ServiceShareRequest(
             invocation: invocation, resolver: resolver, standardInput: standardInput,
-            temporaryFolder: context.environment["TMPDIR"] ?? "/tmp")
+            temporaryFolder: context.environment["TMPDIR"] ?? "/tmp", suggestion: suggestion)
         if invocation.mode.lists {
             let activities = try await ServiceClient.activities(for: request, environment: context.environment)
             // The items are described here, as --list does; what is offered is the service's answer.
@@ -194,7 +205,12 @@ struct Runner {
             if case .explain(let name) = invocation.mode {
                 return try explain(name, activities: activities, items: items)
             }
-            return try list(SheetListing(wire: activities, items: items, reason: reason))
+            var listing = SheetListing(wire: activities, items: items, reason: reason)
+            // Whom the service's sheet would suggest, as it would show them (SPEC §12).
+            listing.suggestions = try await ServiceClient.suggestions(for: request, environment: context.environment).map { wire in
+                SheetListing.Suggestion(ActivitySuggestion(wire), activity: wire.activity)
+            }
+            return try list(listing)
         }
         let result = try await ServiceClient.share(
             request, environment: context.environment, insideMainLoop: context.canOpenWindows,
@@ -245,7 +261,8 @@ struct Runner {
             SheetListing(
                 items: zip(items, sheet.itemKinds).map { SheetListing.Item(label: $0.label, kind: $1) },
                 share: sheet.shareRow.map(entry), action: sheet.actionRow.map(entry),
-                unavailable: sheet.unavailable.map { entry($0.activity, reason: reason(of: $0, on: sheet)) }))
+                unavailable: sheet.unavailable.map { entry($0.activity, reason: reason(of: $0, on: sheet)) },
+                suggestions: sheet.suggestions.map { SheetListing.Suggestion($0, activity: host.names.name(of: $0.activityType)) }))
     }
 
     /// Prints a listing, as JSON or for people.
@@ -273,9 +290,39 @@ struct Runner {
             itemLines += "  " + item.label.padding(labelWidth) + "  " + item.description + "\n"
         }
         context.standardOutput.write(
-            itemLines + section("Share row:", listing.share) + section("Action row:", listing.action)
+            itemLines + suggestionLines(listing.suggestions) + section("Share row:", listing.share) + section("Action row:", listing.action)
                 + section("Unavailable:", listing.unavailable))
         return .success
+    }
+
+    /// "Suggestions:" and one line each: the id `--suggestion` takes, "Mail to Ana Lima", and
+    /// the address when the phrase does not say it. Nothing with none (no history, no
+    /// contacts, or `[sheet] suggestions=false`), as the sheet shows none.
+    private func suggestionLines(_ suggestions: [SheetListing.Suggestion]) -> String {
+        if suggestions.isEmpty { return "" }
+        var text = "Suggestions:\n"
+        let idWidth = suggestions.map(\.id.count).max() ?? 0
+        for suggestion in suggestions {
+            let words = host.names.words(
+                for: ActivityType(suggestion.activityType), title: suggestion.title, presets: suggestion.presets ?? [:])
+            let detail = words.detail.map { "  " + $0 } ?? ""
+            text += "  \(suggestion.id.padding(idWidth))  \(words.phrase)\(detail)\n"
+        }
+        return text
+    }
+
+    // MARK: --suggestion
+
+    /// The suggestion `id` of `controller`'s sheet.
+    /// - Throws: a usage error naming the id and the command that lists the suggestions.
+    private func suggestion(_ id: String, on controller: ActivityViewController) throws -> ActivitySuggestion {
+        do {
+            return try host.suggestion(id, on: controller)
+        } catch let error as ShareError where error.kind == .usage {
+            throw ShareError(
+                .usage, "--suggestion \(id): not suggested for these items; `\(listCommand(["share", "suggestions"]))` lists those that are",
+                field: error.field ?? "suggestion")
+        }
     }
 
     private func entry(_ activity: Activity) -> SheetListing.Entry {
@@ -352,7 +399,8 @@ struct Runner {
                 .unavailable, "\(host.names.name(of: type)) is not available: \(reason(why.reason))", setting: why.setting,
                 fix: why.fix, path: why.path)
         }
-        registry.environment.steps?.say("activity: \(host.names.name(of: type)) (\(type.rawValue)), given with --activity")
+        let given = if case .suggestion(let id) = invocation.mode { "--suggestion \(id)" } else { "--activity" }
+        registry.environment.steps?.say("activity: \(host.names.name(of: type)) (\(type.rawValue)), given with \(given)")
         let session = ShareSession(host: host, first: first, remake: remake)
         let frontEnd: CommandFrontEnd
         if context.standardInputIsTerminal {
@@ -527,7 +575,7 @@ struct Runner {
     }
 
     /// The `share --list …` command line for the same items, quoted for a shell.
-    private func listCommand() -> String {
+    private func listCommand(_ head: [String] = ["share", "--list"]) -> String {
         let words = invocation.items.flatMap { item -> [String] in
             switch item {
             case .operand(let operand): return [Self.shellQuoted(operand)]
@@ -536,7 +584,7 @@ struct Runner {
             case .fileDescriptor, .bytes: return []
             }
         }
-        return (["share", "--list"] + words).joined(separator: " ")
+        return (head + words).joined(separator: " ")
     }
 
     /// A word as a POSIX shell reads it back: bare when safe, else in single quotes.

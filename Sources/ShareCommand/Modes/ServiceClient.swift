@@ -48,8 +48,12 @@ final class ServiceShareRequest {
     ///   - standardInput: the `-` item, already resolved; a spooled file is opened here, and
     ///     the caller may remove its name as soon as this returns.
     ///   - temporaryFolder: where small non-text input waits, unlinked, for the service to read.
+    ///   - suggestion: the id of a suggestion to pick instead of the sheet (`--suggestion ID`):
+    ///     the service picks it with nobody to ask, as with
+    ///     `--activity`, and fails with `error-field` "suggestion" for an id it does not suggest.
     init(
-        invocation: Invocation, resolver: ItemResolver, standardInput: ResolvedItem?, temporaryFolder: String
+        invocation: Invocation, resolver: ItemResolver, standardInput: ResolvedItem?, temporaryFolder: String,
+        suggestion: String? = nil
     ) throws {
         try Self.check(invocation)
         var items: [WireItem] = []
@@ -128,6 +132,9 @@ final class ServiceShareRequest {
         if !invocation.mode.lists {
             if case .activity(let name) = invocation.mode {
                 options.activity = name
+                options.interactive = false
+            } else if let suggestion {
+                options.suggestion = suggestion
                 options.interactive = false
             } else {
                 options.interactive = true
@@ -253,21 +260,38 @@ enum ServiceClient {
     /// - Throws: a `ShareError` (`.unavailable` when the service cannot be reached, `.ioError`
     ///   for a reply that is not a listing).
     static func activities(for request: ServiceShareRequest, environment: [String: String]) async throws -> [WireActivity] {
+        try await list("ListActivities", for: request, environment: environment, decode: WireListing.decode)
+    }
+
+    /// Asks the service whom its sheet would suggest for `request`'s items (`ListSuggestions`),
+    /// best first.
+    /// - Throws: as `activities(for:environment:)`.
+    static func suggestions(for request: ServiceShareRequest, environment: [String: String]) async throws -> [WireSuggestion] {
+        try await list("ListSuggestions", for: request, environment: environment, decode: WireSuggestionListing.decode)
+    }
+
+    /// Calls `method` with `request`'s items and options, and reads its `(aa{sv})` reply.
+    private static func list<Entry>(
+        _ method: String, for request: ServiceShareRequest, environment: [String: String],
+        decode: (GVariant) throws -> [Entry]
+    ) async throws -> [Entry] {
         let connection = try connect(environment)
         let fileList = try descriptorList(request)
         let reply: GVariant
         do throws(GLibError) {
             reply = try await connection.call(
-                busName, path: objectPath, interface: interfaceName, method: "ListActivities",
+                busName, path: objectPath, interface: interfaceName, method: method,
                 arguments: WireItemsCall(items: request.items, options: request.options).encode(), replyType: "(aa{sv})",
                 descriptors: fileList)
         } catch {
             throw error.shareError
         }
         do {
-            return try WireListing.decode(reply)
+            return try decode(reply)
         } catch let malformed as WireError {
             throw ShareError(.ioError, "the share service: \(malformed.message)")
+        } catch {
+            throw ShareError(.ioError, "the share service: \(error)")
         }
     }
 

@@ -14,6 +14,8 @@ struct Invocation: Equatable {
         case explain(String)
         /// Performs one activity without the sheet.
         case activity(String)
+        /// Picks a suggestion by its id without the sheet (`--suggestion mail:ana@example.com`).
+        case suggestion(String)
         /// Prints the help.
         case help
         /// Prints the version.

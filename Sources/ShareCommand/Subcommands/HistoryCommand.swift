@@ -94,7 +94,7 @@ enum HistoryCommand: ShareSubcommand {
     private static func plural(_ kind: String) -> String { kind == "text" ? "texts" : kind + "s" }
 
     /// `2026-11-30 15:58` in the local time zone.
-    private static func dateText(_ date: Date) -> String {
+    static func dateText(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970)
         var parts = tm()
         localtime_r(&seconds, &parts)

@@ -39,6 +39,8 @@ enum Subcommands {
         ReceiveCommand.self,
         TargetsCommand.self,
         HistoryCommand.self,
+        DevicesCommand.self,
+        SuggestionsCommand.self,
         CompletionsCommand.self,
         ManPageCommand.self,
     ]

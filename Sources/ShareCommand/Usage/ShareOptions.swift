@@ -10,6 +10,9 @@ enum ShareOptions {
         .mode("--activity", "NAME", "perform NAME without the sheet; on a terminal, asks only for what is missing", kind: .activity) {
             .activity($0)
         },
+        .mode("--suggestion", "ID", "pick the suggestion ID without the sheet (share suggestions ITEM... lists them)") {
+            .suggestion($0)
+        },
         .mode("--list", "list what would be offered, then what is not and why", .list),
         .mode("--explain", "NAME", "explain why NAME is or is not offered for the items", kind: .activity) { .explain($0) },
         .value("--subject", "TEXT", "the subject, for activities that have one (mail)") { reading, subject in

@@ -1,6 +1,6 @@
 import GVariants
 
-/// The options of `Share` and `ListActivities` (SPEC §8), each nil or empty when not given.
+/// The options of `Share`, `ListActivities` and `ListSuggestions` (SPEC §8), each nil or empty when not given.
 public struct WireOptions: Equatable, Sendable {
     /// `handle_token` (s): the last element of the request's path.
     public var handleToken: String?
@@ -12,6 +12,9 @@ public struct WireOptions: Equatable, Sendable {
     public var excludedActivities: [String]
     /// `activity` (s): skip the sheet.
     public var activity: String?
+    /// `suggestion` (s): skip the sheet for a suggestion of `ListSuggestions`, by its `id`: its
+    /// activity runs with its presets.
+    public var suggestion: String?
     /// `interactive` (b); absent means true.
     public var interactive: Bool?
     /// `custom-actions` (a(sss)): the caller's own activities.
@@ -52,7 +55,7 @@ public struct WireOptions: Equatable, Sendable {
     /// Options with the values given; the rest left out.
     public init(
         handleToken: String? = nil, subject: String? = nil, fields: [Field] = [], excludedActivities: [String] = [],
-        activity: String? = nil, interactive: Bool? = nil, customActions: [CustomAction] = []
+        activity: String? = nil, interactive: Bool? = nil, customActions: [CustomAction] = [], suggestion: String? = nil
     ) {
         self.handleToken = handleToken
         self.subject = subject
@@ -61,6 +64,7 @@ public struct WireOptions: Equatable, Sendable {
         self.activity = activity
         self.interactive = interactive
         self.customActions = customActions
+        self.suggestion = suggestion
     }
 
     /// The options' `a{sv}`; options without a value are left out.
@@ -71,6 +75,7 @@ public struct WireOptions: Equatable, Sendable {
         if !fields.isEmpty { entries.add("fields", .stringPairs(fields.map { ($0.key, $0.value) })) }
         if !excludedActivities.isEmpty { entries.add("excluded-activities", .strings(excludedActivities)) }
         entries.add("activity", activity)
+        entries.add("suggestion", suggestion)
         entries.add("interactive", interactive)
         if !customActions.isEmpty {
             entries.add(
@@ -89,7 +94,7 @@ public struct WireOptions: Equatable, Sendable {
             handleToken: try options.string("handle_token"), subject: try options.string("subject"),
             fields: (try options.optional("fields", type: "a{ss}")?.stringPairs ?? []).map { Field($0.0, $0.1) },
             excludedActivities: try options.strings("excluded-activities") ?? [], activity: try options.string("activity"),
-            interactive: try options.bool("interactive"))
+            interactive: try options.bool("interactive"), suggestion: try options.string("suggestion"))
         for action in try options.optional("custom-actions", type: "a(sss)")?.children ?? [] {
             let fields = action.children.map { $0.string ?? "" }
             guard fields.count == 3, !fields[0].isEmpty, !fields[1].isEmpty else {

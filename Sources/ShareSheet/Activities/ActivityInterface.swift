@@ -202,13 +202,17 @@ public final class ChoiceOptions {
         public var detail: String?
         /// An icon name from the desktop's icon theme.
         public var iconName: String?
+        /// True for an option to be wary of (a device showing a pinned device's name with another
+        /// certificate): presenters show its detail with it, marked, not only on request.
+        public var isWarning: Bool
 
         /// Describes an option.
-        public init(id: String, title: String, detail: String? = nil, iconName: String? = nil) {
+        public init(id: String, title: String, detail: String? = nil, iconName: String? = nil, isWarning: Bool = false) {
             self.id = id
             self.title = title
             self.detail = detail
             self.iconName = iconName
+            self.isWarning = isWarning
         }
     }
 

@@ -1,8 +1,10 @@
 import CGtk
 
 /// The few looks libadwaita's stylesheet does not have: activity icons on a round tile, as the
-/// sheet's rows draw them. Colours come from libadwaita's named colours, so the dark and light
-/// styles the desktop asks for both work.
+/// sheet's rows draw them, and the suggestions' round avatars. Tiles take libadwaita's named
+/// colours, so the dark and light styles the desktop asks for both work; initials sit on one of
+/// eight colours of the GNOME palette, light text on each (dark text on yellow), as
+/// AdwAvatar's do.
 @MainActor
 enum Stylesheet {
     static let css = """
@@ -10,6 +12,33 @@ enum Stylesheet {
             padding: 14px;
             border-radius: 999px;
             background-color: alpha(@window_fg_color, 0.08);
+        }
+        .sharesheet-suggestion {
+            padding-left: 2px;
+            padding-right: 2px;
+        }
+        .sharesheet-avatar {
+            border-radius: 999px;
+        }
+        .sharesheet-avatar-icon {
+            background-color: alpha(@window_fg_color, 0.08);
+        }
+        .sharesheet-avatar-initials {
+            font-weight: bold;
+            font-size: 20px;
+        }
+        .sharesheet-avatar-color0 { background-color: #1c71d8; color: #ffffff; }
+        .sharesheet-avatar-color1 { background-color: #26a269; color: #ffffff; }
+        .sharesheet-avatar-color2 { background-color: #f6d32d; color: #3d3846; }
+        .sharesheet-avatar-color3 { background-color: #e66100; color: #ffffff; }
+        .sharesheet-avatar-color4 { background-color: #c01c28; color: #ffffff; }
+        .sharesheet-avatar-color5 { background-color: #9141ac; color: #ffffff; }
+        .sharesheet-avatar-color6 { background-color: #986a44; color: #ffffff; }
+        .sharesheet-avatar-color7 { background-color: #5e5c64; color: #ffffff; }
+        .sharesheet-avatar-badge {
+            border-radius: 999px;
+            background-color: @window_bg_color;
+            border: 1px solid alpha(@window_fg_color, 0.15);
         }
         """
 

@@ -61,15 +61,22 @@ final class ChoiceList {
         }
     }
 
+    /// The button's text: the title, and for a warning its detail too, shown, not only in the tooltip.
+    private static func label(_ option: ChoiceOptions.Option) -> String {
+        guard option.isWarning, let detail = option.detail else { return option.title }
+        return "\(option.title) — \(detail)"
+    }
+
     /// Adds a radio button for `option`, or renames the one it replaces.
     private func add(_ option: ChoiceOptions.Option) {
         if let existing = buttons[option.id] {
-            gtk_button_set_label(cg_button(existing), option.title)
+            gtk_button_set_label(cg_button(existing), Self.label(option))
             describe(existing, option)
             return
         }
-        let button = cg_radio_button_new(option.title)!
+        let button = cg_radio_button_new(Self.label(option))!
         describe(button, option)
+        if option.isWarning { gtk_widget_add_css_class(button, "warning") }
         gtk_toggle_button_set_group(cg_toggle(button), cg_toggle(group))
         gtk_widget_add_css_class(button, "flat")
         if option.id == selected { gtk_toggle_button_set_active(cg_toggle(button), 1) }

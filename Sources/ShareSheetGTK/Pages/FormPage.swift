@@ -73,6 +73,19 @@ final class FormPage {
         Widgets.append(column, scroller, buttons)
         widget = column
 
+        // Ctrl+Enter sends from anywhere in the form, the Body's lines included, where Enter
+        // starts a new line (as GNOME's mail and chat programs do).
+        let keys = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+        Signals.connectKeyPressed(UnsafeMutableRawPointer(keys)) { key, state in
+            guard key == UInt32(GDK_KEY_Return) || key == UInt32(GDK_KEY_KP_Enter),
+                state.rawValue & GDK_CONTROL_MASK.rawValue != 0
+            else { return false }
+            submitAction.run()
+            return true
+        }
+        gtk_widget_add_controller(column, keys)
+
         submitAction.action = { [weak self] in self?.trySubmit() }
         cancelButtonAction.action = { [weak self] in self?.cancel() }
         for field in fields {
@@ -82,12 +95,13 @@ final class FormPage {
         refresh()
     }
 
-    /// Focuses the first field that still needs a value, else the first one not filled ahead.
+    /// Focuses the first field that still needs a value, else the first one shown that was not
+    /// filled ahead (Subject after a suggestion filled To: Cc waits closed under "More fields").
     func focusFirstField() {
         let values = currentValues
         let first =
             fields.first { field in field.field.problem(with: values[field.field.id]) != nil }
-            ?? fields.first { !$0.field.isPreset } ?? fields.first
+            ?? fields.first { !$0.field.isPreset && !$0.field.isAdvanced } ?? fields.first
         first?.focus()
     }
 

@@ -80,7 +80,7 @@ final class Thumbnail: @unchecked Sendable {
     /// Owned: unreferenced when the thumbnail goes.
     let pixbuf: OpaquePointer
 
-    private init(pixbuf: OpaquePointer) { self.pixbuf = pixbuf }
+    init(pixbuf: OpaquePointer) { self.pixbuf = pixbuf }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
 

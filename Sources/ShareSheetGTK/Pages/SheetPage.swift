@@ -2,9 +2,10 @@ import CGtk
 import ShareSheet
 import Sharing
 
-/// The sheet itself: the header with the items' preview, a filter, the share row and the action
-/// row as icon buttons in the controller's order, and the activities that are not offered behind
-/// a "Not available" expander with their reasons.
+/// The sheet itself: the header with the items' preview, a filter, the suggested people, devices
+/// and applications as round avatars, the share row and the action row as icon buttons in the
+/// controller's order, and the activities that are not offered behind a "Not available" expander
+/// with their reasons.
 @MainActor
 final class SheetPage {
     let widget: Widget
@@ -17,10 +18,19 @@ final class SheetPage {
     private var buttons: [(activity: Activity, title: String, button: Widget)] = []
     private var rows: [(scroller: Widget, heading: Widget, titles: [String])] = []
     private let noMatch: Widget
+    private let suggestionRow: SuggestionRow
     private let pick: (Activity) -> Void
+    private let pickSuggestion: (ActivitySuggestion) -> Void
 
-    init(sheet: ActivitySheet, names: ActivityNames, pick: @escaping (Activity) -> Void) {
+    /// - Parameters:
+    ///   - pick: runs with the activity the person picked.
+    ///   - pickSuggestion: runs with the suggestion the person picked.
+    init(
+        sheet: ActivitySheet, names: ActivityNames, pick: @escaping (Activity) -> Void,
+        pickSuggestion: @escaping (ActivitySuggestion) -> Void
+    ) {
         self.pick = pick
+        self.pickSuggestion = pickSuggestion
         header = HeaderView(previews: sheet.previews)
         subtitle = header.summary
         let page = Widgets.vertical(spacing: 12)
@@ -32,6 +42,9 @@ final class SheetPage {
         cg_set_string_property(filter, "placeholder-text", "Filter activities")
         cg_set_accessible_label(filter, "Filter activities")
         Widgets.append(page, filter)
+        suggestionRow = SuggestionRow(
+            suggestions: sheet.suggestions, activities: sheet.activities, names: names, pick: { pickSuggestion($0) })
+        Widgets.append(page, suggestionRow.widget)
 
         noMatch = Widgets.label("No activity matches", classes: ["dim-label"], centered: true)
         Widgets.show(noMatch, false)
@@ -62,9 +75,12 @@ final class SheetPage {
         widget = Widgets.scroller(page, horizontal: false)
 
         Signals.connect(filter, "search-changed") { [weak self] in self?.applyFilter() }
-        // Enter in the filter picks the first activity still shown.
+        // Enter in the filter picks the first thing still shown, in reading order: a suggestion
+        // above the rows ("ana", Enter: Mail to Ana), else the first activity.
         Signals.connect(filter, "activate") { [weak self] in
-            guard let self, let first = self.buttons.first(where: { gtk_widget_get_visible($0.button) != 0 }) else { return }
+            guard let self else { return }
+            if let suggestion = self.suggestionRow.firstShown?.suggestion { return self.pickSuggestion(suggestion) }
+            guard let first = self.buttons.first(where: { gtk_widget_get_visible($0.button) != 0 }) else { return }
             self.pick(first.activity)
         }
     }
@@ -79,8 +95,15 @@ final class SheetPage {
         gtk_search_entry_set_key_capture_widget(OpaquePointer(filter), nil)
     }
 
+    /// Focuses the first suggestion, the likeliest pick, else the first activity.
     func focusFirstActivity() {
-        if let first = buttons.first { gtk_widget_grab_focus(first.button) } else { gtk_widget_grab_focus(filter) }
+        if let suggestion = suggestionRow.firstShown {
+            gtk_widget_grab_focus(suggestion.widget)
+        } else if let first = buttons.first {
+            gtk_widget_grab_focus(first.button)
+        } else {
+            gtk_widget_grab_focus(filter)
+        }
     }
 
     private func applyFilter() {
@@ -95,7 +118,8 @@ final class SheetPage {
             Widgets.show(row.heading, shown)
             anyShown = anyShown || shown
         }
-        Widgets.show(noMatch, !anyShown && !buttons.isEmpty)
+        let anySuggested = suggestionRow.filter(typed)
+        Widgets.show(noMatch, !anyShown && !anySuggested && !buttons.isEmpty)
     }
 
     private static func icon(for activity: Activity, named name: String) -> Widget {

@@ -31,7 +31,8 @@ public enum InterfaceScreen {
     /// One numbered option of a choice field.
     public static func optionLine(_ option: ChoiceOptions.Option, number: Int, style: TerminalStyle) -> String {
         var line = "  " + style.bold("\(number))") + " " + option.title
-        if let detail = option.detail, !detail.isEmpty { line += "  " + style.dim(detail) }
+        // A warning is read, not skimmed: "(!)" and not dimmed.
+        if let detail = option.detail, !detail.isEmpty { line += "  " + (option.isWarning ? "(!) " + detail : style.dim(detail)) }
         return line.truncated(to: style.width)
     }
 

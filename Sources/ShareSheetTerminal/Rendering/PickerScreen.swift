@@ -12,26 +12,49 @@ public enum PickerScreen {
     public static func matches(
         _ filter: String, in activities: [Activity], names: ActivityNames = .catalog
     ) -> [(number: Int, activity: Activity)] {
-        let numbered = activities.enumerated().map { (number: $0.offset + 1, activity: $0.element) }
+        matches(filter, among: activities.map(SheetChoice.activity), names: names).compactMap { entry in
+            entry.choice.activity.map { (number: entry.number, activity: $0) }
+        }
+    }
+
+    /// The choices that match `filter` (suggestions first, then activities), with their
+    /// numbers on the sheet, as `matches(_:in:names:)` finds activities; a suggestion is found
+    /// by its phrase ("Mail to Ana Lima"), its title or its id.
+    public static func matches(
+        _ filter: String, among choices: [SheetChoice], names: ActivityNames = .catalog
+    ) -> [(number: Int, choice: SheetChoice)] {
+        let numbered = choices.enumerated().map { (number: $0.offset + 1, choice: $0.element) }
         let wanted = filter.trimmingCharacters(in: .whitespaces).lowercased()
         guard !wanted.isEmpty else { return numbered }
         if wanted.allSatisfy(\.isNumber) {
             return numbered.filter { String($0.number).hasPrefix(wanted) }
         }
-        func words(_ activity: Activity) -> [String] {
-            let shown = names.shown(activity)
-            return [shown.title.lowercased(), shown.commandName?.lowercased()].compactMap { $0 }
+        // A name typed whole comes first: "mail" is Mail itself before "Mail to Ana".
+        let exact = numbered.filter { entry in entry.choice.words(names).contains(wanted) }
+        let starting = numbered.filter { entry in
+            let words = entry.choice.words(names)
+            return !words.contains(wanted) && words.contains { $0.hasPrefix(wanted) }
         }
-        let starting = numbered.filter { entry in words(entry.activity).contains { $0.hasPrefix(wanted) } }
         let containing = numbered.filter { entry in
-            !words(entry.activity).contains { $0.hasPrefix(wanted) } && words(entry.activity).contains { $0.contains(wanted) }
+            let words = entry.choice.words(names)
+            return !words.contains { $0.hasPrefix(wanted) } && words.contains { $0.contains(wanted) }
         }
-        return starting + containing
+        return exact + starting + containing
     }
 
     /// The picker's lines (without line ends): a hint, the filter, then the matches.
     public static func lines(
         filter: String, matches: [(number: Int, activity: Activity)], selected: Int, style: TerminalStyle,
+        names: ActivityNames = .catalog
+    ) -> [String] {
+        lines(
+            filter: filter, choices: matches.map { (number: $0.number, choice: SheetChoice.activity($0.activity)) },
+            selected: selected, style: style, names: names)
+    }
+
+    /// The picker's lines for choices: a suggestion shows as "1 Mail to Ana Lima (ana@example.com)".
+    public static func lines(
+        filter: String, choices matches: [(number: Int, choice: SheetChoice)], selected: Int, style: TerminalStyle,
         names: ActivityNames = .catalog
     ) -> [String] {
         // Every line is cut, the hint and the filter too: a line the terminal wraps would take
@@ -51,9 +74,9 @@ public enum PickerScreen {
         if shown.lowerBound > 0 { lines.append(style.dim("  ↑ \(shown.lowerBound) more".truncated(to: width))) }
         for index in shown {
             let entry = matches[index]
-            let shown = names.shown(entry.activity)
+            let shown = entry.choice.shown(names)
             var text = String(entry.number) + " " + shown.title
-            if let name = shown.commandName { text += " (\(name))" }
+            if let detail = shown.detail { text += " (\(detail))" }
             let line = index == selected ? "› " + text : "  " + text
             // One column is kept free so a full line never makes the terminal wrap.
             let cut = line.truncated(to: width)

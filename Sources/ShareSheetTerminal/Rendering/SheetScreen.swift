@@ -2,14 +2,20 @@ import Foundation
 import ShareSheet
 import Sharing
 
-/// The text of the terminal sheet: a header naming the items, then the share row and the action
-/// row as numbered activities, wrapped to the screen width.
+/// The text of the terminal sheet: a header naming the items, the suggestions one per line,
+/// then the share row and the action row as activities, numbered on from the suggestions and
+/// wrapped to the screen width.
 @MainActor
 public enum SheetScreen {
     /// The activities that can be picked, numbered from 1: the share row, then the action row.
     /// Activities without a type cannot be picked, so they are left out.
     public static func pickable(_ sheet: ActivitySheet) -> [Activity] {
         sheet.activities.filter { $0.activityType != nil }
+    }
+
+    /// Everything a number picks, from 1: the suggestions, then the share row and the action row.
+    public static func choices(_ sheet: ActivitySheet) -> [SheetChoice] {
+        sheet.suggestions.map(SheetChoice.suggestion) + pickable(sheet).map(SheetChoice.activity)
     }
 
     /// The sheet as text, ending with a blank line.
@@ -24,6 +30,17 @@ public enum SheetScreen {
         let shareRow = sheet.shareRow.filter { $0.activityType != nil }
         let actionRow = sheet.actionRow.filter { $0.activityType != nil }
         var number = 0
+        if !sheet.suggestions.isEmpty {
+            // One line each, numbered first: "1  Mail to Ana Lima  ana@example.com".
+            text += style.bold("Suggested:") + "\n"
+            for suggestion in sheet.suggestions {
+                number += 1
+                let shown = SheetChoice.suggestion(suggestion).shown(names)
+                var line = "  " + style.bold(String(number)) + "  " + shown.title
+                if let detail = shown.detail { line += "  " + style.dim(detail) }
+                text += line.truncated(to: style.width) + "\n"
+            }
+        }
         func entries(_ row: [Activity]) -> [String] {
             row.map { activity in
                 number += 1
@@ -88,6 +105,24 @@ public enum SheetScreen {
         }
         lines.append(current)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Finds the choice a person typed: a number (suggestions first), a suggestion's id or
+    /// phrase, an activity's command name, title or raw type (case-insensitive), or an
+    /// unambiguous start of one of those names.
+    public static func match(_ typed: String, in choices: [SheetChoice], names: ActivityNames = .catalog) -> SheetChoice? {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        if let number = Int(text) {
+            return choices.indices.contains(number - 1) ? choices[number - 1] : nil
+        }
+        let activities = choices.compactMap(\.activity)
+        if let activity = match(text, in: activities, names: names) { return .activity(activity) }
+        let lowered = text.lowercased()
+        guard !lowered.isEmpty else { return nil }
+        let suggestions = choices.filter { $0.activity == nil }
+        if let exact = suggestions.first(where: { $0.words(names).contains(lowered) }) { return exact }
+        let starts = suggestions.filter { $0.words(names).contains { $0.hasPrefix(lowered) } }
+        return starts.count == 1 ? starts[0] : nil
     }
 
     /// Finds the activity a person typed: a number, a command name, a title or a raw type

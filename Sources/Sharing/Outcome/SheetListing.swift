@@ -3,8 +3,11 @@ import UniformTypes
 
 /// What `share --list` shows for some items: each item and its kind, then the activities the
 /// sheet offers, row by row, and those it does not with the reason. `share --list --json`
-/// encodes it; the human listing prints the same values.
+/// encodes it; the human listing prints the same values. The suggestions come first, as the
+/// sheet shows them (SPEC §12).
 public struct SheetListing: Codable, Sendable, Equatable {
+    /// The people, devices and applications suggested, best first.
+    public var suggestions: [Suggestion]
     /// The items, in the order given.
     public var items: [Item]
     /// The share row, in the order shown.
@@ -15,7 +18,8 @@ public struct SheetListing: Codable, Sendable, Equatable {
     public var unavailable: [Entry]
 
     /// Lists rows and items.
-    public init(items: [Item], share: [Entry], action: [Entry], unavailable: [Entry]) {
+    public init(items: [Item], share: [Entry], action: [Entry], unavailable: [Entry], suggestions: [Suggestion] = []) {
+        self.suggestions = suggestions
         self.items = items
         self.share = share
         self.action = action
@@ -49,6 +53,52 @@ public struct SheetListing: Codable, Sendable, Equatable {
             try container.encode(type, forKey: .type)
             try container.encode(title, forKey: .title)
             try container.encodeIfPresent(reason, forKey: .reason)
+        }
+    }
+
+    /// One suggestion: what `share --suggestion` takes (`id`), the activity it runs by both its
+    /// names, what it is called, and the presets it applies.
+    public struct Suggestion: Codable, Sendable, Equatable {
+        /// Names it for `share --suggestion` (`mail:ana@example.com`).
+        public var id: String
+        /// The activity's command-line name (`mail`).
+        public var activity: String
+        /// The activity type's raw value.
+        public var activityType: String
+        /// Who or what: "Ana Lima", "Ana's Pixel".
+        public var title: String
+        /// What tells it apart ("Mail · ana@example.com"); null when empty.
+        public var subtitle: String?
+        /// A themed icon name.
+        public var iconName: String
+        /// A contact's photo; null when there is none.
+        public var photoPath: String?
+        /// The values it sets ahead (`to`, `fingerprint`); null when none.
+        public var presets: [String: String]?
+
+        /// Describes `suggestion`, whose activity the command calls `activity`.
+        public init(_ suggestion: ActivitySuggestion, activity: String) {
+            id = suggestion.id
+            self.activity = activity
+            activityType = suggestion.activityType.rawValue
+            title = suggestion.title
+            subtitle = suggestion.subtitle.isEmpty ? nil : suggestion.subtitle
+            iconName = suggestion.iconName
+            photoPath = suggestion.photoPath
+            presets = suggestion.presets.isEmpty ? nil : suggestion.presets
+        }
+
+        // Every key present, null when empty (the house rule for JSON listings).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(activity, forKey: .activity)
+            try container.encode(activityType, forKey: .activityType)
+            try container.encode(title, forKey: .title)
+            try container.encode(subtitle, forKey: .subtitle)
+            try container.encode(iconName, forKey: .iconName)
+            try container.encode(photoPath, forKey: .photoPath)
+            try container.encode(presets, forKey: .presets)
         }
     }
 
