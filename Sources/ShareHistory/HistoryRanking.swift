@@ -58,17 +58,6 @@ public struct RankedTarget: Sendable, Equatable, Encodable {
         self.score = score
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(target, forKey: .target)
-        try container.encode(activityType, forKey: .activityType)
-        try container.encode(activity, forKey: .activity)
-        try container.encode(uses, forKey: .uses)
-        try container.encode(lastUsed, forKey: .lastUsed)
-        try container.encode(score, forKey: .score)
-    }
-
-    private enum CodingKeys: String, CodingKey { case target, activityType, activity, uses, lastUsed, score }
 }
 
 /// One activity, with the parts of its score.
@@ -93,16 +82,6 @@ public struct RankedActivity: Sendable, Equatable, Encodable {
         self.score = score
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(activityType, forKey: .activityType)
-        try container.encode(activity, forKey: .activity)
-        try container.encode(uses, forKey: .uses)
-        try container.encode(lastUsed, forKey: .lastUsed)
-        try container.encode(score, forKey: .score)
-    }
-
-    private enum CodingKeys: String, CodingKey { case activityType, activity, uses, lastUsed, score }
 }
 
 extension HistoryRanking {
@@ -111,7 +90,7 @@ extension HistoryRanking {
     public static func rank(_ shares: [HistoryEntry], kinds: Set<String>, now: Date) -> HistoryRanking {
         var tally = Tally(now: now)
         for share in shares where counts(share, kinds: kinds) {
-            tally.add(share: share.id, time: share.time, activityType: share.activityType, activity: share.activity, targets: share.targets)
+            tally.add(time: share.time, activityType: share.activityType, activity: share.activity, targets: share.targets)
         }
         return tally.ranking
     }
@@ -137,7 +116,7 @@ extension HistoryRanking {
 
         init(now: Date) { self.now = now }
 
-        mutating func add(share: Int, time: Date, activityType: String, activity: String, targets shareTargets: [HistoryTarget]) {
+        mutating func add(time: Date, activityType: String, activity: String, targets shareTargets: [HistoryTarget]) {
             let weight = HistoryRanking.weight(of: time, now: now)
             activities[activityType, default: RankedActivity(activityType: activityType, activity: activity, uses: 0, lastUsed: time, score: 0)]
                 .add(time: time, weight: weight)

@@ -105,46 +105,9 @@ public struct ShareHistory: Sendable {
     public func ranking(for kinds: Set<String>, now: Date = Date()) throws -> (ranking: HistoryRanking, warnings: [String]) {
         var warnings: [String] = []
         let ranking = try writing(create: false, verify: false, warnings: &warnings) { connection in
-            do {
-                return try RankingQuery.ranking(connection, kinds: kinds, now: now)
-            } catch let error as SQLiteError where error.message.hasPrefix("no such function") {
-                return try Self.rankingByRows(connection, kinds: kinds, now: now)
-            }
+            try RankingQuery.ranking(connection, kinds: kinds, now: now)
         }
         return (ranking ?? HistoryRanking(targets: [], activities: []), warnings)
-    }
-
-    /// The ranking added up here, share by share: where SQLite has no math functions.
-    static func rankingByRows(_ connection: SQLiteConnection, kinds: Set<String>, now: Date) throws -> HistoryRanking {
-        let rows = try connection.prepare(
-            """
-            SELECT s.id, s.time, s.activity_type, s.activity, t.kind, t.value, t.name
-            FROM shares s LEFT JOIN share_targets t ON t.share_id = s.id
-            WHERE s.disposition != 'failed' AND (?1 = '' OR EXISTS (
-                SELECT 1 FROM share_items i WHERE i.share_id = s.id AND instr(?1, ',' || i.kind || ',') > 0))
-            ORDER BY s.id, t.position
-            """)
-        try rows.bind([.text(kinds.isEmpty ? "" : "," + kinds.sorted().joined(separator: ",") + ",")])
-        var tally = HistoryRanking.Tally(now: now)
-        var share: (id: Int, time: Date, activityType: String, activity: String)?
-        var targets: [HistoryTarget] = []
-        func flush() {
-            guard let share else { return }
-            tally.add(share: share.id, time: share.time, activityType: share.activityType, activity: share.activity, targets: targets)
-        }
-        while try rows.step() {
-            let id = rows.int(at: 0)
-            if share?.id != id {
-                flush()
-                share = (id, Date(timeIntervalSince1970: Double(rows.int(at: 1)) / 1000), rows.text(at: 2) ?? "", rows.text(at: 3) ?? "")
-                targets = []
-            }
-            if let kind = rows.text(at: 4), let value = rows.text(at: 5) {
-                targets.append(HistoryTarget(kind: HistoryTarget.Kind(rawValue: kind) ?? .recipient, value: value, name: rows.text(at: 6)))
-            }
-        }
-        flush()
-        return tally.ranking
     }
 
     // MARK: Internals

@@ -25,8 +25,8 @@ enum RankingQuery {
     private static let stampWidth = 15 + 12 + 6
 
     /// The ranking for `kinds` at `now`.
-    /// - Throws: `SQLiteError`; `SQLITE_ERROR` "no such function: pow" where SQLite was built
-    ///   without its math functions (the caller then adds the rows up itself).
+    /// - Throws: `SQLiteError` (also where SQLite was built without its math functions, which
+    ///   Debian's is not: the sheet then goes without suggestions from the history).
     static func ranking(_ connection: SQLiteConnection, kinds: Set<String>, now: Date) throws -> HistoryRanking {
         let parameters: [SQLiteStatement.Value] = [
             .text(kinds.isEmpty ? "" : "," + kinds.sorted().joined(separator: ",") + ","),
