@@ -37,17 +37,19 @@ public final class ShareHost {
     ///   - rejectingUnknownSettings: end the share with a usage error, before the picked
     ///     activity shows its interface or performs, when a `settings` key is not one it knows
     ///     (`unknownSettings`), so a mistyped key never lets a share go out without it.
+    ///   - suggesting: false when the activity is already chosen and no sheet is shown: the
+    ///     history is not read for suggestions and an order nobody sees.
     /// - Throws: a usage error naming an unknown activity.
     public func controller(
         for items: [ResolvedItem], presets: SharePresets = SharePresets(), excluding: [String] = [],
-        applicationActivities: [Activity] = [], rejectingUnknownSettings: Bool = false
+        applicationActivities: [Activity] = [], rejectingUnknownSettings: Bool = false, suggesting: Bool = true
     ) throws -> ActivityViewController {
         let excluded = try excluding.map(names.type(named:))
         let controller = ActivityViewController(
             activityItems: items.map(\.value), applicationActivities: applicationActivities, registry: registry)
         controller.excludedActivityTypes = excluded.isEmpty ? nil : excluded
         controller.presetValues = presets.values
-        if let source = suggestionSourceMaker?() {
+        if suggesting, let source = suggestionSourceMaker?() {
             controller.suggestionSource = source
             controller.history = source
         }

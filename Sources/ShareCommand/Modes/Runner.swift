@@ -80,8 +80,10 @@ struct Runner {
         if readsTerminalAfterInput, invocation.mode == .sheet, !usesWindow, !context.standardInputIsTerminal {
             attachTerminal()
         }
+        // An activity named on the command line shows no sheet: nothing is suggested for it.
         var controller = try host.controller(
-            for: items, presets: invocation.presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
+            for: items, presets: invocation.presets, excluding: invocation.exclusions, rejectingUnknownSettings: true,
+            suggesting: chosen == nil)
         var presets = invocation.presets
         if case .suggestion(let id) = invocation.mode {
             // The suggestion's presets over the command line's, on a sheet that has them.
@@ -89,7 +91,7 @@ struct Runner {
             presets = presets.applying(suggestion)
             chosen = suggestion.activityType
             controller = try host.controller(
-                for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true)
+                for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true, suggesting: false)
         }
         if let steps = registry.environment.steps {
             for (item, kind) in zip(items, controller.sheet.itemKinds) { steps.say(VerboseLog.describe(item, kind: kind)) }
