@@ -9,18 +9,27 @@ import Sharing
 @MainActor
 public enum HistoryRecording {
     /// Records the share that `ending` finished with `result` in the history of `environment`,
-    /// unless it was cancelled or `[history] enabled=false`.
+    /// unless it was cancelled or `[history] enabled=false`, and tells `follower` (the
+    /// suggestions' snapshots) what changed.
     /// - Returns: the warnings to say (a history file set aside, a history that could not be
     ///   written); recording never fails the share.
     @discardableResult
-    public static func record(_ result: ShareResult, ending: ShareSession.Ending, environment: HostEnvironment) -> [String] {
+    public static func record(
+        _ result: ShareResult, ending: ShareSession.Ending, environment: HostEnvironment, follower: (any HistoryFollowing)? = nil
+    ) -> [String] {
         guard let entry = entry(for: result, ending: ending) else { return [] }
         // A file GLib cannot read was said before the share; its history setting is unknown, so nothing is written.
         guard let configuration = try? environment.loadConfiguration() else { return [] }
         do {
             let settings = try HistorySettings(configuration: configuration)
             guard settings.enabled else { return [] }
-            return try ShareHistory(directories: environment.directories).record(entry, keepDays: settings.keepDays).warnings
+            follower?.historyWillRecord()
+            let recorded = try ShareHistory(directories: environment.directories)
+                .recordCountingDropped(entry, keepDays: settings.keepDays)
+            follower?.historyRecorded(
+                RecordedShare(
+                    kinds: Set(entry.items.map(\.kind)), counts: entry.disposition != "failed", dropped: recorded.dropped))
+            return recorded.warnings
         } catch {
             return ["history: the share was not recorded: \((error as? ShareError)?.message ?? "\(error)")"]
         }

@@ -48,9 +48,17 @@ public struct ShareHistory: Sendable {
     /// - Throws: `ShareError(.ioError)` when the database cannot be written.
     @discardableResult
     public func record(_ entry: HistoryEntry, keepDays: Int, now: Date = Date()) throws -> (entry: HistoryEntry, warnings: [String]) {
+        let recorded = try recordCountingDropped(entry, keepDays: keepDays, now: now)
+        return (recorded.entry, recorded.warnings)
+    }
+
+    /// `record`, also saying how many old shares were dropped with it (what the ranking lost).
+    public func recordCountingDropped(
+        _ entry: HistoryEntry, keepDays: Int, now: Date = Date()
+    ) throws -> (entry: HistoryEntry, dropped: Int, warnings: [String]) {
         var warnings: [String] = []
-        let id = try writing(create: true, verify: false, warnings: &warnings) { connection in
-            try Self.dropEntries(before: now.addingTimeInterval(-Double(keepDays) * 86_400), in: connection)
+        let written = try writing(create: true, verify: false, warnings: &warnings) { connection in
+            let dropped = try Self.dropEntries(before: now.addingTimeInterval(-Double(keepDays) * 86_400), in: connection)
             let id = try Self.insert(entry, into: connection)
             #if DEBUG
                 // The kill tests stop a share here, inside the open transaction (ShareHistoryTests).
@@ -58,11 +66,11 @@ public struct ShareHistory: Sendable {
                     usleep(pause * 1000)
                 }
             #endif
-            return id
+            return (id: id, dropped: dropped)
         }
         var stored = entry
-        stored.id = id ?? 0
-        return (stored, warnings)
+        stored.id = written?.id ?? 0
+        return (stored, written?.dropped ?? 0, warnings)
     }
 
     /// Forgets one share by its id.
@@ -204,8 +212,8 @@ public struct ShareHistory: Sendable {
         return max(0, size - 32) / (4096 + 24)
     }
 
-    /// Deletes the shares finished before `cutoff`.
-    private static func dropEntries(before cutoff: Date, in connection: SQLiteConnection) throws {
+    /// Deletes the shares finished before `cutoff`; returns how many.
+    private static func dropEntries(before cutoff: Date, in connection: SQLiteConnection) throws -> Int {
         let old = "SELECT id FROM shares WHERE time < ?"
         let milliseconds = SQLiteStatement.Value.integer(Self.milliseconds(cutoff))
         for table in ["share_targets", "share_items"] {
@@ -216,6 +224,7 @@ public struct ShareHistory: Sendable {
         let statement = try connection.prepare("DELETE FROM shares WHERE time < ?")
         try statement.bind([milliseconds])
         try statement.step()
+        return connection.changes
     }
 
     /// Inserts the share, its item counts and its targets; returns its id.

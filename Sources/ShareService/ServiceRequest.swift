@@ -194,7 +194,10 @@ final class ServiceRequest {
             guard let self else { return }
             let result = session.result(of: ending, interfaceCancelled: presenter?.interfaceWasCancelled ?? false)
             // In the person's history, as the command records its own shares.
-            for warning in HistoryRecording.record(result, ending: ending, environment: self.host.environment) { self.warn(warning) }
+            let follower = self.host.suggestionSourceMaker?() as? any HistoryFollowing
+            for warning in HistoryRecording.record(result, ending: ending, environment: self.host.environment, follower: follower) {
+                self.warn(warning)
+            }
             self.finish(result)
         }
     }

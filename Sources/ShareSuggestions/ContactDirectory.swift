@@ -47,7 +47,7 @@ struct ContactDirectory: Sendable {
     }
 
     /// The folder `ContactBook.configured` names, worked out once per setting and home.
-    private static func folder(configuration: Configuration, directories: XDGDirectories) -> URL? {
+    static func folder(configuration: Configuration, directories: XDGDirectories) -> URL? {
         let key = [configuration.string("folder", in: "contacts") ?? "", directories.home.path, directories.dataHome.path]
             .joined(separator: "\u{0}")
         if let known = folders.withLock({ $0[key] }) { return known }

@@ -14,19 +14,23 @@ import ShareSheetSystem
 /// (contacts and pinned devices are still suggested: they are the person's own lists).
 @MainActor
 public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
-    private let environment: HostEnvironment
+    let environment: HostEnvironment
     /// The devices the person pinned (`share devices pin`), read when a sheet is built.
     public var pinnedDevices: @MainActor () -> [PinnedDevice] = { [] }
     /// True for a device that shows a pinned device's alias with another fingerprint: never suggested.
     public var isImpostor: @MainActor (_ alias: String, _ fingerprint: String) -> Bool = { _, _ in false }
     /// Said once each: a history file set aside, a configuration value that cannot be used.
     public var warn: @MainActor (String) -> Void = { _ in }
-    private var rankings: [Set<String>: KeptRanking] = [:]
+    var rankings: [Set<String>: KeptRanking] = [:]
+    /// The snapshots this source looked up, by kinds (nil: none holds).
+    var snapshots: [Set<String>: KeptSnapshot?] = [:]
+    /// What the history's files were before the share being recorded (`historyWillRecord`).
+    var historyBeforeRecording: HistoryStamp?
     /// The last sheet's kinds and their history names (a sheet asks twice: suggestions, order).
     private var lastKinds: (kinds: [ItemKind], names: Set<String>)?
     private var settings: (sheet: SheetSettings, history: HistorySettings)?
     /// The configuration the settings came from, for the contacts folder.
-    private var configuration: Configuration?
+    private(set) var configuration: Configuration?
     private var warned: Set<String> = []
 
     /// Suggestions from the history, contacts and devices of `environment`.
@@ -39,6 +43,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     package static func emptyProcessCaches() {
         ContactIndex.forgetKept()
         RankingCache.forget()
+        SnapshotCache.forget()
         FinishedSuggestions.forget()
     }
 
@@ -47,8 +52,26 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     public func suggestions(for kinds: [ItemKind], offered: [Activity]) -> [ActivitySuggestion] {
         guard loadedSettings().sheet.suggests else { return [] }
         let limit = ActivityViewController.suggestionLimit
-        let kept = keptRanking(for: kinds)
         let pinned = pinnedDevices()
+        let names = historyNames(for: kinds)
+        // What the last share or sheet left ready: a few lines instead of the whole history.
+        if let snapshot = snapshot(for: names) {
+            let key = FinishedSuggestions.key(names: names, offered: offered)
+            if let known = FinishedSuggestions.known(key: key, rankingGeneration: snapshot.generation, pinned: pinned, isImpostor: isImpostor) {
+                return known
+            }
+            let scale = HistoryRanking.weight(of: snapshot.snapshot.made, now: Date())
+            let (making, contacts, dropped) = suggestionMaking(offered: offered, scale: scale)
+            if let made = making.candidates(snapshot: snapshot.snapshot, pinnedDevices: pinned, limit: limit) {
+                let suggestions = Array(made.filter(\.isOffered).prefix(limit).map(\.suggestion))
+                if !dropped.value {
+                    FinishedSuggestions.keep(
+                        suggestions, key: key, rankingGeneration: snapshot.generation, pinned: pinned, contacts: contacts.loadedDirectory)
+                }
+                return suggestions
+            }
+        }
+        let kept = keptRanking(names: names)
         let key = FinishedSuggestions.key(names: kept.names, offered: offered)
         // Kept only over a ranking this process read and kept (not for no history at all).
         let generation = kept.generation.flatMap { $0 > 0 ? $0 : nil }
@@ -63,6 +86,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
             FinishedSuggestions.keep(
                 suggestions, key: key, rankingGeneration: generation, pinned: pinned, contacts: made.contacts.loadedDirectory)
         }
+        writeSnapshot(of: kept, contacts: made.contacts)
         return suggestions
     }
 
@@ -82,10 +106,23 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     private func making(
         _ kept: KeptRanking, offered: [Activity], pinned: [PinnedDevice], limit: Int?
     ) -> (candidates: [SuggestionCandidate], contacts: LazyContacts, droppedImpostor: Bool) {
+        let (making, contacts, dropped) = suggestionMaking(offered: offered, scale: kept.scale)
+        let candidates = making.candidates(ranking: kept.ranking, pinnedDevices: pinned, limit: limit)
+        return (candidates, contacts, dropped.value)
+    }
+
+    /// Whether a `SuggestionMaking` left out an impostor, read after it made its candidates.
+    final class Flag {
+        var value = false
+    }
+
+    /// The candidates' maker for a sheet offering `offered`, with its contacts (read when first
+    /// needed) and a flag raised when it leaves out an impostor.
+    func suggestionMaking(offered: [Activity], scale: Double) -> (SuggestionMaking, LazyContacts, Flag) {
         var byType: [ActivityType: Activity] = [:]
         for activity in offered { if let type = activity.activityType, byType[type] == nil { byType[type] = activity } }
         let contacts = LazyContacts { [unowned self] in self.contacts() }
-        var droppedImpostor = false
+        let dropped = Flag()
         let making = SuggestionMaking(
             offered: byType, contacts: contacts,
             applicationName: { id in
@@ -94,16 +131,15 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
             // A device under a pinned alias with another certificate is never offered.
             isImpostor: { [isImpostor] alias, fingerprint in
                 let impostor = isImpostor(alias, fingerprint)
-                if impostor { droppedImpostor = true }
+                if impostor { dropped.value = true }
                 return impostor
             },
-            scoreScale: kept.scale)
-        let candidates = making.candidates(ranking: kept.ranking, pinnedDevices: pinned, limit: limit)
-        return (candidates, contacts, droppedImpostor)
+            scoreScale: scale)
+        return (making, contacts, dropped)
     }
 
     /// The contacts of the configured folder, through the contacts index.
-    private func contacts() -> ContactDirectory {
+    func contacts() -> ContactDirectory {
         _ = loadedSettings()
         guard let configuration else { return ContactDirectory() }
         return ContactDirectory.load(configuration: configuration, directories: environment.directories)
@@ -115,7 +151,9 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
 
     public func recentTypes(for kinds: [ItemKind]) -> [ActivityType] {
         guard loadedSettings().sheet.ordersByUse else { return [] }
-        return keptRanking(for: kinds).ranking.activities.filter { $0.score > 0 }.map { ActivityType($0.activityType) }
+        let names = historyNames(for: kinds)
+        if let snapshot = snapshot(for: names) { return snapshot.snapshot.activityTypes.map { ActivityType($0) } }
+        return keptRanking(names: names).ranking.activities.filter { $0.score > 0 }.map { ActivityType($0.activityType) }
     }
 
     /// Nothing: a share is recorded when it finishes (`HistoryRecording`), with its targets.
@@ -130,30 +168,36 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     }
 
     /// A ranking as `RankingCache` gives it: scores to be multiplied by `scale`; `generation`
-    /// names the process's reading (nil when none was kept), 0 for no history at all.
+    /// names the process's reading (nil when none was kept), 0 for no history at all; `stamp`
+    /// is what the history's files were when it was read (nil when not kept).
     struct KeptRanking {
         var names: Set<String>
         var ranking = HistoryRanking(targets: [], activities: [])
         var scale = 1.0
         var generation: Int?
+        var stamp: HistoryStamp?
+    }
+
+    /// The history's names of `kinds`' kinds, worked out once for the sheet (it asks twice).
+    private func historyNames(for kinds: [ItemKind]) -> Set<String> {
+        if let last = lastKinds, last.kinds == kinds { return last.names }
+        let names = Set(kinds.map(HistoryKindNames.name))
+        lastKinds = (kinds, names)
+        return names
     }
 
     /// The ranking for `kinds`, read once per set of kinds by this source.
-    private func keptRanking(for kinds: [ItemKind]) -> KeptRanking {
-        let names: Set<String>
-        if let last = lastKinds, last.kinds == kinds {
-            names = last.names
-        } else {
-            names = Set(kinds.map(HistoryKindNames.name))
-            lastKinds = (kinds, names)
-        }
+    private func keptRanking(for kinds: [ItemKind]) -> KeptRanking { keptRanking(names: historyNames(for: kinds)) }
+
+    /// The ranking for items of the history's kinds `names`, read once per set by this source.
+    func keptRanking(names: Set<String>) -> KeptRanking {
         if let known = rankings[names] { return known }
         var kept = KeptRanking(names: names, generation: 0)
         if loadedSettings().history.enabled {
             do {
                 let history = Self.history(in: environment)
                 let read = try RankingCache.ranking(of: history, kinds: names) { try history.ranking(for: names) }
-                (kept.ranking, kept.scale, kept.generation) = (read.ranking, read.scale, read.generation)
+                (kept.ranking, kept.scale, kept.generation, kept.stamp) = (read.ranking, read.scale, read.generation, read.stamp)
                 read.warnings.forEach(say)
             } catch {
                 kept.generation = nil
@@ -166,7 +210,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
 
     /// The history of `environment`, its path worked out once per home (a sheet is built in
     /// less time than a few URLs take to make).
-    private static func history(in environment: HostEnvironment) -> ShareHistory {
+    static func history(in environment: HostEnvironment) -> ShareHistory {
         let key = [environment.variables["HOME"], environment.variables["XDG_DATA_HOME"]].map { $0 ?? "" }.joined(separator: "\u{0}")
         if let known = histories.withLock({ $0[key] }) { return known }
         let history = ShareHistory(directories: environment.directories)
@@ -176,7 +220,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
 
     private static let histories = Locked<[String: ShareHistory]>([:])
 
-    private func loadedSettings() -> (sheet: SheetSettings, history: HistorySettings) {
+    func loadedSettings() -> (sheet: SheetSettings, history: HistorySettings) {
         if let settings { return settings }
         var loaded = (sheet: SheetSettings.default, history: HistorySettings.default)
         // A file that cannot be read is said by the share itself; the defaults stand here.
@@ -191,7 +235,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         return loaded
     }
 
-    private func say(_ warning: String) {
+    func say(_ warning: String) {
         if warned.insert(warning).inserted { warn(warning) }
     }
 }

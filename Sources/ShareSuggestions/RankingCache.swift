@@ -10,33 +10,8 @@ import ShareSheet
 /// does not change. It is kept only when no share it counts lies after the time it was read for
 /// (a share from the future weighs 1 until its time comes, which scaling would not follow).
 enum RankingCache {
-    /// A file as `stat` sees it: a write changes the modification time, a checkpoint the size,
-    /// a new file the inode. Not the change time: SQLite running as root gives the log its
-    /// database's owner at every open, which changes it.
-    private struct FileStamp: Equatable {
-        var inode: UInt64
-        var size: Int64
-        var seconds: Int
-        var nanoseconds: Int
-
-        init?(path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            seconds = Int(info.st_mtim.tv_sec)
-            nanoseconds = Int(info.st_mtim.tv_nsec)
-        }
-    }
-
-    /// The database and its write-ahead log, where every share since the last checkpoint is.
-    private struct Stamp: Equatable {
-        var database: FileStamp?
-        var log: FileStamp?
-    }
-
     private struct Kept {
-        var stamp: Stamp
+        var stamp: HistoryStamp
         var now: Date
         var ranking: HistoryRanking
         /// Tells this reading from any other of the process.
@@ -45,35 +20,40 @@ enum RankingCache {
 
     private static let kept = Locked<(rankings: [String: Kept], generations: Int)>(([:], 0))
 
+    /// How many times this process read a ranking from the history (for tests).
+    static let queries = Locked(0)
+
     /// Forgets every kept ranking.
     static func forget() { kept.withLock { $0.rankings = [:] } }
 
     /// The ranking of `history` for `kinds` and what its scores are to be multiplied by to be
     /// those of `now`: the kept one, or `read()`'s (scale 1). Scaling is left to the caller,
     /// which looks at a few targets of hundreds. `generation` names the kept reading (nil when
-    /// it was not kept): the same generation is the same ranking.
+    /// it was not kept): the same generation is the same ranking. `stamp` is what the
+    /// history's files were when it was read (nil when it was not kept).
     static func ranking(
         of history: ShareHistory, kinds: Set<String>, now: Date = Date(),
         read: () throws -> (ranking: HistoryRanking, warnings: [String])
-    ) rethrows -> (ranking: HistoryRanking, scale: Double, generation: Int?, warnings: [String]) {
+    ) rethrows -> (ranking: HistoryRanking, scale: Double, generation: Int?, stamp: HistoryStamp?, warnings: [String]) {
         let path = history.databaseURL.path
         let key = path + "\u{0}" + kinds.sorted().joined(separator: ",")
-        let stamp = Stamp(database: FileStamp(path: path), log: FileStamp(path: path + "-wal"))
+        let stamp = HistoryStamp(databasePath: path)
         if let known = kept.withLock({ $0.rankings[key] }), known.stamp == stamp, now >= known.now {
-            return (known.ranking, HistoryRanking.weight(of: known.now, now: now), known.generation, [])
+            return (known.ranking, HistoryRanking.weight(of: known.now, now: now), known.generation, known.stamp, [])
         }
+        queries.withLock { $0 += 1 }
         let read = try read()
         let newest = (read.ranking.activities.map(\.lastUsed) + read.ranking.targets.map(\.lastUsed)).max() ?? .distantPast
         // Kept only when the files did not change while they were read.
         guard newest <= now, stamp.database != nil,
-            stamp == Stamp(database: FileStamp(path: path), log: FileStamp(path: path + "-wal"))
-        else { return (read.ranking, 1, nil, read.warnings) }
+            stamp == HistoryStamp(databasePath: path)
+        else { return (read.ranking, 1, nil, nil, read.warnings) }
         let generation = kept.withLock { kept -> Int in
             kept.generations += 1
             kept.rankings[key] = Kept(stamp: stamp, now: now, ranking: read.ranking, generation: kept.generations)
             return kept.generations
         }
-        return (read.ranking, 1, generation, read.warnings)
+        return (read.ranking, 1, generation, stamp, read.warnings)
     }
 
     /// `ranking` with every score multiplied by `factor`.

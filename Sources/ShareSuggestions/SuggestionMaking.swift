@@ -33,6 +33,57 @@ struct SuggestionMaking {
                     suggestion: suggestion, origin: .history, uses: ranked.uses, lastUsed: ranked.lastUsed,
                     score: ranked.score * scoreScale, isOffered: offered[suggestion.activityType] != nil))
         }
+        return addingDevicesAndContacts(to: &collected, pinnedDevices: pinnedDevices)
+    }
+
+    /// The candidates from a snapshot's (`SuggestionSnapshot`) instead of the ranking: the same
+    /// as `candidates(ranking:…)` gives for the history it was made from. Nil when the snapshot
+    /// runs out of candidates before `limit` offered ones and the history has more.
+    func candidates(snapshot: SuggestionSnapshot, pinnedDevices: [PinnedDevice], limit: Int) -> [SuggestionCandidate]? {
+        var collected = Collected(limit: limit, isImpostor: isImpostor)
+        for candidate in snapshot.candidates {
+            guard !collected.isFull else { break }
+            var suggestion = candidate.suggestion
+            if candidate.isShareTarget {
+                guard let made = shareTargetSuggestion(String(suggestion.id.dropFirst(Self.shareTargetPrefix.count)), type: suggestion.activityType)
+                else { continue }
+                suggestion = made
+            }
+            collected.add(
+                SuggestionCandidate(
+                    suggestion: suggestion, origin: .history, uses: candidate.uses, lastUsed: candidate.lastUsed,
+                    score: candidate.score * scoreScale, isOffered: offered[suggestion.activityType] != nil))
+        }
+        guard collected.isFull || snapshot.complete else { return nil }
+        return addingDevicesAndContacts(to: &collected, pinnedDevices: pinnedDevices)
+    }
+
+    /// The history's candidates for a snapshot: every target it ranks above 0 up to `limit`,
+    /// whatever the sheet offers, resolved (contact names and photos, application names); a
+    /// share target's is completed from the sheet's activity when the snapshot is used.
+    func snapshotCandidates(ranking: HistoryRanking, limit: Int) -> (candidates: [SuggestionSnapshot.Candidate], complete: Bool) {
+        var made: [SuggestionSnapshot.Candidate] = []
+        var seen: Set<String> = []
+        for ranked in ranking.targets where ranked.score > 0 {
+            guard made.count < limit else { return (made, false) }
+            let suggestion: ActivitySuggestion?
+            if ranked.target.kind == .shareTarget {
+                suggestion = ActivitySuggestion(
+                    id: Self.shareTargetPrefix + ranked.target.value, activityType: ActivityType(ranked.activityType),
+                    title: ranked.target.value, iconName: "", presets: [:])
+            } else {
+                suggestion = self.suggestion(for: ranked)
+            }
+            guard let suggestion, seen.insert(suggestion.id).inserted else { continue }
+            made.append(
+                SuggestionSnapshot.Candidate(
+                    suggestion: suggestion, uses: ranked.uses, lastUsed: ranked.lastUsed, score: ranked.score * scoreScale))
+        }
+        return (made, true)
+    }
+
+    /// The pinned devices, then the contacts while there is room (the contacts are read only then).
+    private func addingDevicesAndContacts(to collected: inout Collected, pinnedDevices: [PinnedDevice]) -> [SuggestionCandidate] {
         for device in pinnedDevices.sorted(by: { $0.alias.localizedCaseInsensitiveCompare($1.alias) == .orderedAscending }) {
             guard !collected.isFull else { break }
             collected.add(
@@ -101,13 +152,22 @@ struct SuggestionMaking {
             return ActivitySuggestion(
                 id: "print:\(value)", activityType: type, title: value, subtitle: "Print", iconName: "printer", presets: ["printer": value])
         case (.shareTarget, _):
-            guard let activity = offered[type] else { return nil }
-            return ActivitySuggestion(
-                id: "target:\(value)", activityType: type, title: activity.activityTitle ?? value, subtitle: "Share target",
-                iconName: (activity as? any ActivityIconNaming)?.iconName ?? "application-x-executable", presets: [:])
+            return shareTargetSuggestion(value, type: type)
         default:
             return nil
         }
+    }
+
+    /// What a share target's suggestion id starts with.
+    nonisolated static let shareTargetPrefix = "target:"
+
+    /// A share target's suggestion, named and drawn as its activity on the sheet; nil when the
+    /// sheet does not offer it.
+    private func shareTargetSuggestion(_ value: String, type: ActivityType) -> ActivitySuggestion? {
+        guard let activity = offered[type] else { return nil }
+        return ActivitySuggestion(
+            id: Self.shareTargetPrefix + value, activityType: type, title: activity.activityTitle ?? value, subtitle: "Share target",
+            iconName: (activity as? any ActivityIconNaming)?.iconName ?? "application-x-executable", presets: [:])
     }
 
     /// Mail or Message to `address`, under the contact's name when the folder knows it.

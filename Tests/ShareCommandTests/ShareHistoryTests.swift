@@ -160,6 +160,30 @@ struct ShareHistoryTests {
         #expect(both.status == 64, "\(both)")
     }
 
+    @Test("the suggestions' snapshot follows each share, and goes with forget and clear: nothing still names who was forgotten")
+    func snapshotsGoWithTheHistory() async throws {
+        let snapshot = folder.url.appendingPathComponent("home/cache/sharesheet/suggestions/file")
+        try await mail(to: "alice@example.org")
+        // The sheet reads the history and leaves its snapshot for the next process.
+        #expect(try await share(["--list", "--json", "notes.txt"]).status == 0)
+        #expect(try String(contentsOf: snapshot, encoding: .utf8).contains("alice@example.org"))
+        // The next share of a file makes it again, with Bob.
+        try await mail(to: "bob@example.org")
+        let made = try String(contentsOf: snapshot, encoding: .utf8)
+        #expect(made.contains("bob@example.org") && made.contains("alice@example.org"), "\(made)")
+        let listed = try await share(["--list", "--json", "notes.txt"])
+        #expect(listed.standardOutput.contains("bob@example.org"), "\(listed)")
+
+        #expect(try await share(["history", "forget", "--target", "alice@example.org"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: snapshot.deletingLastPathComponent().path))
+        let after = try await share(["--list", "--json", "notes.txt"])
+        #expect(!after.standardOutput.contains("alice@example.org") && after.standardOutput.contains("bob@example.org"), "\(after)")
+        #expect(try !String(contentsOf: snapshot, encoding: .utf8).contains("alice@example.org"))
+
+        #expect(try await share(["history", "clear"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: snapshot.deletingLastPathComponent().path))
+    }
+
     @Test("entries older than [history] keep-days are dropped at the next share")
     func keepDays() async throws {
         try writeConfiguration("[history]\nkeep-days=30\n")

@@ -601,7 +601,10 @@ struct Runner {
     /// Records a share the command ran in the person's history (SPEC §12) and says any warning;
     /// a share through the service is recorded by the service. Recording never fails the share.
     private func recorded(_ result: ShareResult, _ ending: ShareSession.Ending) -> ShareResult {
-        for warning in HistoryRecording.record(result, ending: ending, environment: host.environment) { context.warn(warning) }
+        let follower = host.suggestionSourceMaker?() as? any HistoryFollowing
+        for warning in HistoryRecording.record(result, ending: ending, environment: host.environment, follower: follower) {
+            context.warn(warning)
+        }
         return result
     }
 

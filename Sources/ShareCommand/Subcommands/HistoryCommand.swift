@@ -2,6 +2,7 @@ import Foundation
 import ShareHistory
 import ShareSheet
 import ShareSheetSystem
+import ShareSuggestions
 
 /// `share history [list] [--json]`, `share history forget ID|--target T`, `share history clear`:
 /// the shares recorded at `$XDG_DATA_HOME/sharesheet/history.sqlite` (SPEC §12), which the
@@ -63,12 +64,16 @@ enum HistoryCommand: ShareSubcommand {
                 throw ShareError(.usage, "history forget: give one share id, or --target TARGET")
             }
             for warning in result.warnings { context.warn(warning) }
+            // The suggestions' snapshots name whom the history held: they go with it.
+            SuggestionSnapshots.removeAll(in: environment.directories)
             context.standardOutput.write("forgot \(sharesWord(result.count))\n")
             return .success
         case "clear":
             if let extra = parsed.operands.first { throw ShareError(.usage, "history clear: unexpected argument '\(extra)'") }
             let result = try await background { try history.clear() }
             for warning in result.warnings { context.warn(warning) }
+            // The suggestions' snapshots name whom the history held: they go with it.
+            SuggestionSnapshots.removeAll(in: environment.directories)
             context.standardOutput.write("forgot \(sharesWord(result.count))\n")
             return .success
         default:

@@ -1,0 +1,143 @@
+import Foundation
+import OpenIn
+import ShareHistory
+import ShareSheet
+import ShareSheetSystem
+
+/// The source's side of `SuggestionSnapshot`: a sheet reads the snapshot when it holds and
+/// writes it when it had to read the history; a recorded share makes again those it changed.
+extension HistorySuggestionSource: HistoryFollowing {
+    /// A snapshot as this process read it, and the number that tells it from other readings
+    /// (negative, apart from `RankingCache`'s) for `FinishedSuggestions`.
+    struct KeptSnapshot {
+        var snapshot: SuggestionSnapshot
+        var generation: Int
+    }
+
+    /// The snapshot for items of the history's kinds `names`, when one holds for the history
+    /// and contacts as they are now; looked up once per sheet.
+    func snapshot(for names: Set<String>) -> KeptSnapshot? {
+        if let known = snapshots[names] { return known }
+        var found: KeptSnapshot?
+        if loadedSettings().history.enabled {
+            let history = Self.history(in: environment)
+            found = SnapshotCache.snapshot(
+                at: SuggestionSnapshot.url(for: names, in: environment.directories),
+                history: HistoryStamp(databasePath: history.databaseURL.path), contacts: contactsStamp(), now: Date())
+        }
+        snapshots[names] = .some(found)
+        return found
+    }
+
+    /// The contacts folder's stamp now (one `stat`), nil when none is configured or readable.
+    func contactsStamp() -> SuggestionSnapshot.ContactsStamp? {
+        _ = loadedSettings()
+        guard let configuration else { return nil }
+        return SuggestionSnapshot.contactsStamp(
+            folder: ContactDirectory.folder(configuration: configuration, directories: environment.directories),
+            index: ContactIndex.indexURL(in: environment.directories))
+    }
+
+    /// Writes the snapshot of a ranking this process read whole and kept (its files unchanged
+    /// while it was read), with names from `contacts`. Not written while the contacts folder is
+    /// unsettled (changed in the last `ContactIndex.unsettled`): a change within the same tick
+    /// of the file system's clock would not show in its time.
+    func writeSnapshot(of kept: KeptRanking, contacts: LazyContacts) {
+        guard let stamp = kept.stamp, loadedSettings().history.enabled else { return }
+        let now = Date()
+        let contactsStamp = contactsStamp()
+        if let contactsStamp,
+            now.timeIntervalSince1970 - (Double(contactsStamp.seconds) + Double(contactsStamp.nanoseconds) / 1e9) < ContactIndex.unsettled
+        {
+            return
+        }
+        let making = SuggestionMaking(
+            offered: [:], contacts: contacts,
+            applicationName: { id in DesktopApplicationCatalog().application(withID: id).map { ($0.name, $0.iconName) } },
+            scoreScale: kept.scale)
+        let made = making.snapshotCandidates(ranking: kept.ranking, limit: SuggestionSnapshot.candidateLimit)
+        let snapshot = SuggestionSnapshot(
+            history: stamp, contacts: contactsStamp, made: now,
+            activityTypes: kept.ranking.activities.filter { $0.score > 0 }.map(\.activityType), candidates: made.candidates,
+            complete: made.complete)
+        let url = SuggestionSnapshot.url(for: kept.names, in: environment.directories)
+        // A cache: a snapshot that cannot be written is read from the history next time.
+        try? snapshot.write(to: url)
+    }
+
+    // MARK: HistoryFollowing
+
+    public func historyWillRecord() {
+        historyBeforeRecording = HistoryStamp(databasePath: Self.history(in: environment).databaseURL.path)
+    }
+
+    /// Makes again each snapshot the share changed (its kinds, or every one when old shares were
+    /// dropped) and restamps the others, which were right before the share and still are. About
+    /// one history query per snapshot made again (BENCHMARKS.md, "Suggestions"), after the share.
+    public func historyRecorded(_ share: RecordedShare) {
+        let folder = SuggestionSnapshot.folder(in: environment.directories)
+        guard loadedSettings().history.enabled,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        else { return }
+        let history = Self.history(in: environment)
+        let now = HistoryStamp(databasePath: history.databaseURL.path)
+        let contacts = contactsStamp()
+        for name in names.sorted() {
+            guard let kinds = SuggestionSnapshot.kinds(fromFileName: name) else { continue }
+            let url = folder.appendingPathComponent(name)
+            let changed = share.dropped > 0 || (share.counts && (kinds.isEmpty || !kinds.isDisjoint(with: share.kinds)))
+            if !changed, let before = historyBeforeRecording,
+                var snapshot = SuggestionSnapshot.read(url, history: before, contacts: contacts, now: Date())
+            {
+                snapshot.history = now
+                try? snapshot.write(to: url)
+                continue
+            }
+            // Read afresh: the share changed the files this process may have read before it.
+            rankings[kinds] = nil
+            let kept = keptRanking(names: kinds)
+            if kept.stamp != nil {
+                writeSnapshot(of: kept, contacts: LazyContacts { [unowned self] in self.contacts() })
+            } else {
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
+        historyBeforeRecording = nil
+        snapshots = [:]
+    }
+}
+
+/// The snapshots this process read, kept while their files, the history's and the contacts
+/// folder's stay as they were: a second sheet (the service builds many) does not parse again.
+enum SnapshotCache {
+    private struct Kept {
+        var file: FileStamp
+        var kept: HistorySuggestionSource.KeptSnapshot
+    }
+
+    private static let kept = Locked<(snapshots: [String: Kept], generations: Int)>(([:], 0))
+
+    /// Forgets every kept snapshot.
+    static func forget() { kept.withLock { $0.snapshots = [:] } }
+
+    /// The snapshot in `url` when it holds for `history` and `contacts` at `now`.
+    static func snapshot(
+        at url: URL, history: HistoryStamp, contacts: SuggestionSnapshot.ContactsStamp?, now: Date
+    ) -> HistorySuggestionSource.KeptSnapshot? {
+        guard let file = FileStamp(path: url.path) else { return nil }
+        if let known = kept.withLock({ $0.snapshots[url.path] }), known.file == file {
+            let snapshot = known.kept.snapshot
+            guard snapshot.history == history, snapshot.contacts == contacts, now >= snapshot.made,
+                now.timeIntervalSince(snapshot.made) < SuggestionSnapshot.longestAge
+            else { return nil }
+            return known.kept
+        }
+        guard let snapshot = SuggestionSnapshot.read(url, history: history, contacts: contacts, now: now) else { return nil }
+        return kept.withLock { kept in
+            kept.generations += 1
+            let made = HistorySuggestionSource.KeptSnapshot(snapshot: snapshot, generation: -kept.generations)
+            kept.snapshots[url.path] = Kept(file: file, kept: made)
+            return made
+        }
+    }
+}
