@@ -20,10 +20,10 @@ extension HistorySuggestionSource: HistoryFollowing {
         if let known = snapshots[names] { return known }
         var found: KeptSnapshot?
         if loadedSettings().history.enabled {
-            let history = Self.history(in: environment)
+            let paths = SnapshotPaths.of(environment)
             found = SnapshotCache.snapshot(
-                at: SuggestionSnapshot.url(for: names, in: environment.directories),
-                history: HistoryStamp(databasePath: history.databaseURL.path), contacts: contactsStamp(), now: Date())
+                at: paths.snapshot(for: names), history: HistoryStamp(databasePath: paths.database), contacts: contactsStamp(),
+                now: Date())
         }
         snapshots[names] = .some(found)
         return found
@@ -33,9 +33,11 @@ extension HistorySuggestionSource: HistoryFollowing {
     func contactsStamp() -> SuggestionSnapshot.ContactsStamp? {
         _ = loadedSettings()
         guard let configuration else { return nil }
-        return SuggestionSnapshot.contactsStamp(
-            folder: ContactDirectory.folder(configuration: configuration, directories: environment.directories),
-            index: ContactIndex.indexURL(in: environment.directories))
+        let paths = SnapshotPaths.of(environment)
+        let folder = paths.contactsFolder(setting: configuration.string("folder", in: "contacts")) {
+            ContactDirectory.folder(configuration: configuration, directories: environment.directories)?.path
+        }
+        return SuggestionSnapshot.contactsStamp(folder: folder, index: paths.contactsIndex)
     }
 
     /// Writes the snapshot of a ranking this process read whole and kept (its files unchanged
@@ -58,17 +60,16 @@ extension HistorySuggestionSource: HistoryFollowing {
         let made = making.snapshotCandidates(ranking: kept.ranking, limit: SuggestionSnapshot.candidateLimit)
         let snapshot = SuggestionSnapshot(
             history: stamp, contacts: contactsStamp, made: now,
-            activityTypes: kept.ranking.activities.filter { $0.score > 0 }.map(\.activityType), candidates: made.candidates,
+            activityTypes: kept.ranking.activities.filter { $0.score > 0 }.map(\.activityType), candidates: SnapshotCandidates(made.candidates),
             complete: made.complete)
-        let url = SuggestionSnapshot.url(for: kept.names, in: environment.directories)
         // A cache: a snapshot that cannot be written is read from the history next time.
-        try? snapshot.write(to: url)
+        try? snapshot.write(to: URL(fileURLWithPath: SnapshotPaths.of(environment).snapshot(for: kept.names)))
     }
 
     // MARK: HistoryFollowing
 
     public func historyWillRecord() {
-        historyBeforeRecording = HistoryStamp(databasePath: Self.history(in: environment).databaseURL.path)
+        historyBeforeRecording = HistoryStamp(databasePath: SnapshotPaths.of(environment).database)
     }
 
     /// Makes again each snapshot the share changed (its kinds, or every one when old shares were
@@ -79,16 +80,17 @@ extension HistorySuggestionSource: HistoryFollowing {
         guard loadedSettings().history.enabled,
             let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         else { return }
-        let history = Self.history(in: environment)
-        let now = HistoryStamp(databasePath: history.databaseURL.path)
+        let now = HistoryStamp(databasePath: SnapshotPaths.of(environment).database)
         let contacts = contactsStamp()
         for name in names.sorted() {
             guard let kinds = SuggestionSnapshot.kinds(fromFileName: name) else { continue }
             let url = folder.appendingPathComponent(name)
             let changed = share.dropped > 0 || (share.counts && (kinds.isEmpty || !kinds.isDisjoint(with: share.kinds)))
             if !changed, let before = historyBeforeRecording,
-                var snapshot = SuggestionSnapshot.read(url, history: before, contacts: contacts, now: Date())
+                var snapshot = SuggestionSnapshot.read(url.path, history: before, contacts: contacts, now: Date()),
+                let candidates = snapshot.candidates.all
             {
+                snapshot.candidates = SnapshotCandidates(candidates)
                 snapshot.history = now
                 try? snapshot.write(to: url)
                 continue
@@ -122,22 +124,60 @@ enum SnapshotCache {
 
     /// The snapshot in `url` when it holds for `history` and `contacts` at `now`.
     static func snapshot(
-        at url: URL, history: HistoryStamp, contacts: SuggestionSnapshot.ContactsStamp?, now: Date
+        at path: String, history: HistoryStamp, contacts: SuggestionSnapshot.ContactsStamp?, now: Date
     ) -> HistorySuggestionSource.KeptSnapshot? {
-        guard let file = FileStamp(path: url.path) else { return nil }
-        if let known = kept.withLock({ $0.snapshots[url.path] }), known.file == file {
+        guard let file = FileStamp(path: path) else { return nil }
+        if let known = kept.withLock({ $0.snapshots[path] }), known.file == file {
             let snapshot = known.kept.snapshot
             guard snapshot.history == history, snapshot.contacts == contacts, now >= snapshot.made,
                 now.timeIntervalSince(snapshot.made) < SuggestionSnapshot.longestAge
             else { return nil }
             return known.kept
         }
-        guard let snapshot = SuggestionSnapshot.read(url, history: history, contacts: contacts, now: now) else { return nil }
+        guard let snapshot = SuggestionSnapshot.read(path, history: history, contacts: contacts, now: now) else { return nil }
         return kept.withLock { kept in
             kept.generations += 1
             let made = HistorySuggestionSource.KeptSnapshot(snapshot: snapshot, generation: -kept.generations)
-            kept.snapshots[url.path] = Kept(file: file, kept: made)
+            kept.snapshots[path] = Kept(file: file, kept: made)
             return made
         }
+    }
+}
+
+/// The files a sheet's snapshot look-up checks, as paths worked out once per home: making
+/// them from `XDGDirectories` URLs each time cost the first sheet more than reading the file.
+struct SnapshotPaths: Sendable {
+    /// The history database.
+    var database: String
+    /// The contacts index (`ContactIndex.indexURL`).
+    var contactsIndex: String
+    /// The snapshots' folder, with a slash at the end.
+    var folder: String
+
+    /// The snapshot file for items of the history's kinds `names`.
+    func snapshot(for names: Set<String>) -> String { folder + SuggestionSnapshot.fileName(for: names) }
+
+    private static let known = Locked<[String: SnapshotPaths]>([:])
+    private static let contactsFolders = Locked<[String: String?]>([:])
+
+    /// The contacts folder `[contacts] folder=setting` names in this home, worked out once.
+    func contactsFolder(setting: String?, _ make: () -> String?) -> String? {
+        let key = database + "\u{0}" + (setting ?? "\u{1}")
+        if let known = Self.contactsFolders.withLock({ $0[key] }) { return known }
+        let folder = make()
+        Self.contactsFolders.withLock { $0[key] = .some(folder) }
+        return folder
+    }
+
+    /// The paths of `environment`'s home.
+    static func of(_ environment: HostEnvironment) -> SnapshotPaths {
+        let key = ["HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"].map { environment.variables[$0] ?? "" }.joined(separator: "\u{0}")
+        if let paths = known.withLock({ $0[key] }) { return paths }
+        let directories = environment.directories
+        let paths = SnapshotPaths(
+            database: ShareHistory.databaseURL(in: directories).path, contactsIndex: ContactIndex.indexURL(in: directories).path,
+            folder: SuggestionSnapshot.folder(in: directories).path + "/")
+        known.withLock { $0[key] = paths }
+        return paths
     }
 }

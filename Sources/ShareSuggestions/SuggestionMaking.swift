@@ -43,6 +43,8 @@ struct SuggestionMaking {
         var collected = Collected(limit: limit, isImpostor: isImpostor)
         for candidate in snapshot.candidates {
             guard !collected.isFull else { break }
+            // A line that cannot be read: the sheet reads the history instead.
+            guard let candidate else { return nil }
             var suggestion = candidate.suggestion
             if candidate.isShareTarget {
                 guard let made = shareTargetSuggestion(String(suggestion.id.dropFirst(Self.shareTargetPrefix.count)), type: suggestion.activityType)

@@ -50,7 +50,7 @@ struct SuggestionSnapshot: Equatable, Sendable {
     /// The activities the history ranks above 0, best first.
     var activityTypes: [String]
     /// Up to `candidateLimit` candidates, best first.
-    var candidates: [Candidate]
+    var candidates: SnapshotCandidates
     /// True when every target the history ranks is among `candidates`.
     var complete: Bool
 
@@ -93,13 +93,12 @@ struct SuggestionSnapshot: Equatable, Sendable {
     }
 
     /// The contacts folder's stamp now, or nil when there is none.
-    static func contactsStamp(folder: URL?, index: URL) -> ContactsStamp? {
+    static func contactsStamp(folder: String?, index: String) -> ContactsStamp? {
         guard let folder else { return nil }
         var info = stat()
-        guard stat(folder.path, &info) == 0 else { return nil }
+        guard stat(folder, &info) == 0 else { return nil }
         return ContactsStamp(
-            folder: folder.path, seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec),
-            index: FileStamp(path: index.path))
+            folder: folder, seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec), index: FileStamp(path: index))
     }
 
     // MARK: Reading and writing
@@ -107,9 +106,9 @@ struct SuggestionSnapshot: Equatable, Sendable {
     /// The snapshot in `url` when it still holds: made from `history` and `contacts` as they are
     /// now, within `longestAge` of `now`. Nil for anything else (missing, stale, cut, another
     /// format): the sheet then reads the history.
-    static func read(_ url: URL, history: HistoryStamp, contacts: ContactsStamp?, now: Date) -> SuggestionSnapshot? {
-        guard let data = FileManager.default.contents(atPath: url.path),
-            let snapshot = decode(data), snapshot.history == history, snapshot.contacts == contacts,
+    static func read(_ path: String, history: HistoryStamp, contacts: ContactsStamp?, now: Date) -> SuggestionSnapshot? {
+        guard let bytes = contents(of: path), let snapshot = decode(bytes), snapshot.history == history,
+            snapshot.contacts == contacts,
             now >= snapshot.made, now.timeIntervalSince(snapshot.made) < longestAge
         else { return nil }
         return snapshot
@@ -132,7 +131,7 @@ struct SuggestionSnapshot: Equatable, Sendable {
     /// complete<TAB>1
     /// activity<TAB>TYPE                      (one line each, best first)
     /// candidate<TAB>USES<TAB>LAST USED<TAB>SCORE<TAB>TYPE<TAB>ID<TAB>TITLE<TAB>SUBTITLE<TAB>ICON<TAB>PHOTO[<TAB>KEY<TAB>VALUE]…
-    /// end<TAB>LINES
+    /// end<TAB>OFFSET                         (where this line starts, in bytes)
     /// ```
     ///
     /// Tabs and line breaks inside a value become spaces; the last line tells a whole file from a cut one.
@@ -150,7 +149,7 @@ struct SuggestionSnapshot: Equatable, Sendable {
             "complete\t" + (complete ? "1" : "0"),
         ]
         lines += activityTypes.map { "activity\t" + clean($0) }
-        for candidate in candidates {
+        for candidate in candidates.all ?? [] {
             let suggestion = candidate.suggestion
             var fields = [
                 "candidate", "\(candidate.uses)", "\(Self.milliseconds(candidate.lastUsed))", "\(candidate.score)",
@@ -160,26 +159,54 @@ struct SuggestionSnapshot: Equatable, Sendable {
             for key in suggestion.presets.keys.sorted() { fields += [key, suggestion.presets[key] ?? ""] }
             lines.append(fields.map(clean).joined(separator: "\t"))
         }
-        lines.append("end\t\(lines.count + 1)")
-        return lines.joined(separator: "\n") + "\n"
+        let body = lines.joined(separator: "\n") + "\n"
+        return body + "end\t\(body.utf8.count)\n"
+    }
+
+    /// A small file's bytes, read with one `read` (Foundation's reading costs a sheet more).
+    private static func contents(of path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size < 1 << 20 else { return nil }
+        let size = Int(info.st_size)
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var done = 0
+            while done < size {
+                let got = Foundation.read(descriptor, buffer.baseAddress! + done, size - done)
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { break }
+                done += got
+            }
+            complete = done == size
+            count = done
+        }
+        return complete ? bytes : nil
     }
 
     /// The snapshot a file's bytes hold, or nil.
-    static func decode(_ data: Data) -> SuggestionSnapshot? {
-        // Split as bytes: the separators are ASCII (as in the contacts index).
-        data.withUnsafeBytes { raw -> SuggestionSnapshot? in
-            let lines = raw.bindMemory(to: UInt8.self).split(separator: 0x0A, omittingEmptySubsequences: false)
-            func text(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> String { String(decoding: part, as: UTF8.self) }
-            guard lines.count >= 7, text(lines[0]) == header, lines[lines.count - 1].isEmpty,
-                text(lines[lines.count - 2]) == "end\t\(lines.count - 1)"
+    ///
+    /// Read as bytes with `memchr`, and each candidate only when a sheet comes to it
+    /// (`SnapshotCandidates`): this runs in the first sheet of every `share` process, where
+    /// splitting the whole file cost more than the rest of the suggestions together
+    /// (BENCHMARKS.md, "Suggestions").
+    static func decode(_ bytes: [UInt8]) -> SuggestionSnapshot? {
+        bytes.withUnsafeBufferPointer { buffer -> SuggestionSnapshot? in
+            var reader = ByteLines(buffer)
+            // The last line, `end<TAB>OFFSET`, gives where it starts: a cut file fails here.
+            guard let end = reader.lastLine, reader.text(end) == "end\t\(end.lowerBound)",
+                let first = reader.next(), reader.text(first) == header
             else { return nil }
-            func fields(_ index: Int, _ name: String) -> [String]? {
-                let parts = lines[index].split(separator: 0x09, omittingEmptySubsequences: false).map(text)
+            func fields(_ name: String) -> [String]? {
+                guard let line = reader.next() else { return nil }
+                let parts = reader.fields(line).map(reader.text)
                 return parts.first == name ? Array(parts.dropFirst()) : nil
             }
-            guard let history = fields(1, "history"), history.count == 2,
-                let contactFields = fields(2, "contacts"), let made = fields(3, "made"), made.count == 1,
-                let madeTime = Int(made[0]), let complete = fields(4, "complete"), complete.count == 1
+            guard let history = fields("history"), history.count == 2,
+                let contactFields = fields("contacts"), let made = fields("made"), made.count == 1,
+                let madeTime = Int(made[0]), let complete = fields("complete"), complete.count == 1
             else { return nil }
             var contacts: ContactsStamp?
             if contactFields != ["-"] {
@@ -189,43 +216,26 @@ struct SuggestionSnapshot: Equatable, Sendable {
                 contacts = ContactsStamp(folder: contactFields[0], seconds: seconds, nanoseconds: nanoseconds, index: index)
             }
             guard let database = FileStamp.parse(history[0]), let log = FileStamp.parse(history[1]) else { return nil }
-            var snapshot = SuggestionSnapshot(
-                history: HistoryStamp(database: database, log: log), contacts: contacts, made: date(madeTime), activityTypes: [],
-                candidates: [], complete: complete[0] == "1")
-            for index in 5..<(lines.count - 2) {
-                let parts = lines[index].split(separator: 0x09, omittingEmptySubsequences: false)
-                guard let kind = parts.first.map(text) else { return nil }
-                switch kind {
-                case "activity" where parts.count == 2:
-                    snapshot.activityTypes.append(text(parts[1]))
-                case "candidate" where parts.count >= 10 && parts.count % 2 == 0:
-                    guard let uses = Int(text(parts[1])), let lastUsed = Int(text(parts[2])), let score = Double(text(parts[3])) else {
-                        return nil
-                    }
-                    var presets: [String: String] = [:]
-                    var next = 10
-                    while next + 1 < parts.count {
-                        presets[text(parts[next])] = text(parts[next + 1])
-                        next += 2
-                    }
-                    let photo = text(parts[9])
-                    snapshot.candidates.append(
-                        Candidate(
-                            suggestion: ActivitySuggestion(
-                                id: text(parts[5]), activityType: ActivityType(text(parts[4])), title: text(parts[6]),
-                                subtitle: text(parts[7]), iconName: text(parts[8]), photoPath: photo.isEmpty ? nil : photo,
-                                presets: presets),
-                            uses: uses, lastUsed: date(lastUsed), score: score))
-                default:
-                    return nil
+            var activityTypes: [String] = []
+            let activityPrefix = Array("activity\t".utf8)
+            // The candidates start where the activities end; their lines are found when read.
+            var candidatesStart = end.lowerBound
+            while let line = reader.next(), line != end {
+                guard reader.starts(line, with: activityPrefix) else {
+                    candidatesStart = line.lowerBound
+                    break
                 }
+                activityTypes.append(reader.text((line.lowerBound + activityPrefix.count)..<line.upperBound))
             }
-            return snapshot
+            return SuggestionSnapshot(
+                history: HistoryStamp(database: database, log: log), contacts: contacts, made: date(madeTime),
+                activityTypes: activityTypes, candidates: SnapshotCandidates(bytes: bytes, lines: candidatesStart..<end.lowerBound),
+                complete: complete[0] == "1")
         }
     }
 
     private static func milliseconds(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1000).rounded()) }
-    private static func date(_ milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    static func date(_ milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }
 
 extension FileStamp {
@@ -253,5 +263,158 @@ public enum SuggestionSnapshots {
     /// may still name whom the history held.
     public static func removeAll(in directories: XDGDirectories) {
         SuggestionSnapshot.removeAll(in: directories)
+    }
+}
+
+/// The lines of a file's bytes and the tab-separated fields of each, as ranges, found with
+/// `memchr` (a generic `split` goes byte by byte through the collection's indices).
+struct ByteLines {
+    let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// True when `line` starts with `prefix`.
+    func starts(_ line: Range<Int>, with prefix: [UInt8]) -> Bool {
+        line.count >= prefix.count && memcmp(bytes.baseAddress! + line.lowerBound, prefix, prefix.count) == 0
+    }
+
+    /// The next line, without its line break; nil at the end or for a last line without one.
+    mutating func next() -> Range<Int>? {
+        guard let base = bytes.baseAddress, position < bytes.count,
+            let found = memchr(base + position, 0x0A, bytes.count - position)
+        else { return nil }
+        let end = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+        defer { position = end + 1 }
+        return position..<end
+    }
+
+    /// The file's last line, when the file ends with a line break.
+    var lastLine: Range<Int>? {
+        guard bytes.count > 1, bytes[bytes.count - 1] == 0x0A else { return nil }
+        var start = bytes.count - 1
+        while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+        return start..<(bytes.count - 1)
+    }
+
+    /// The tab-separated fields of `line` (one for a line without tabs).
+    func fields(_ line: Range<Int>) -> [Range<Int>] {
+        guard let base = bytes.baseAddress else { return [] }
+        var fields: [Range<Int>] = []
+        var start = line.lowerBound
+        while let found = memchr(base + start, 0x09, line.upperBound - start) {
+            let tab = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            fields.append(start..<tab)
+            start = tab + 1
+        }
+        fields.append(start..<line.upperBound)
+        return fields
+    }
+
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// A decimal integer, maybe negative; nil for anything else.
+    func integer(_ range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        let negative = index < range.upperBound && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard index < range.upperBound, range.count < 20 else { return nil }
+        var value = 0
+        while index < range.upperBound {
+            let digit = Int(bytes[index]) - 48
+            guard (0...9).contains(digit) else { return nil }
+            value = value * 10 + digit
+            index += 1
+        }
+        return negative ? -value : value
+    }
+}
+
+/// A snapshot's candidates, best first: made for writing, or the lines of a file read, each
+/// parsed only when a sheet comes to it (a sheet usually stops after 8 of 48).
+struct SnapshotCandidates: Sendable, Equatable, Sequence {
+    fileprivate enum Storage: Sendable {
+        case made([SuggestionSnapshot.Candidate])
+        /// The bytes of the candidates' lines, each with its line break.
+        case file(bytes: [UInt8], lines: Range<Int>)
+    }
+
+    private let storage: Storage
+
+    /// Candidates made from the history.
+    init(_ candidates: [SuggestionSnapshot.Candidate]) { storage = .made(candidates) }
+
+    /// The candidates on the lines `lines` spans in a file's `bytes`.
+    init(bytes: [UInt8], lines: Range<Int>) { storage = .file(bytes: bytes, lines: lines) }
+
+    /// Every candidate, or nil when a line of the file cannot be read.
+    var all: [SuggestionSnapshot.Candidate]? {
+        var all: [SuggestionSnapshot.Candidate] = []
+        for candidate in self {
+            guard let candidate else { return nil }
+            all.append(candidate)
+        }
+        return all
+    }
+
+    static func == (first: SnapshotCandidates, second: SnapshotCandidates) -> Bool { first.all == second.all }
+
+    /// Each candidate in order; nil for a line that cannot be read (the sheet then reads the history).
+    struct Iterator: IteratorProtocol {
+        fileprivate let storage: Storage
+        /// The next candidate's index (made) or line's start (file).
+        fileprivate var position: Int
+
+        mutating func next() -> SuggestionSnapshot.Candidate?? {
+            switch storage {
+            case .made(let candidates):
+                guard position < candidates.count else { return nil }
+                position += 1
+                return .some(candidates[position - 1])
+            case .file(let bytes, let lines):
+                guard position < lines.upperBound else { return nil }
+                let start = position
+                let end = bytes.withUnsafeBufferPointer { buffer -> Int in
+                    guard let base = buffer.baseAddress, let found = memchr(base + start, 0x0A, lines.upperBound - start) else {
+                        return lines.upperBound
+                    }
+                    return UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+                }
+                defer { position = end + 1 }
+                return .some(SnapshotCandidates.parse(position..<end, in: bytes))
+            }
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        switch storage {
+        case .made: return Iterator(storage: storage, position: 0)
+        case .file(_, let lines): return Iterator(storage: storage, position: lines.lowerBound)
+        }
+    }
+
+    /// `candidate<TAB>USES<TAB>LAST USED<TAB>SCORE<TAB>TYPE<TAB>ID<TAB>TITLE<TAB>SUBTITLE<TAB>ICON<TAB>PHOTO[<TAB>KEY<TAB>VALUE]…`
+    private static func parse(_ line: Range<Int>, in bytes: [UInt8]) -> SuggestionSnapshot.Candidate? {
+        bytes.withUnsafeBufferPointer { buffer -> SuggestionSnapshot.Candidate? in
+            let reader = ByteLines(buffer)
+            let parts = reader.fields(line)
+            guard parts.count >= 10, parts.count % 2 == 0, reader.text(parts[0]) == "candidate", let uses = reader.integer(parts[1]),
+                let lastUsed = reader.integer(parts[2]), let score = Double(reader.text(parts[3]))
+            else { return nil }
+            var presets: [String: String] = [:]
+            var next = 10
+            while next + 1 < parts.count {
+                presets[reader.text(parts[next])] = reader.text(parts[next + 1])
+                next += 2
+            }
+            return SuggestionSnapshot.Candidate(
+                suggestion: ActivitySuggestion(
+                    id: reader.text(parts[5]), activityType: ActivityType(reader.text(parts[4])), title: reader.text(parts[6]),
+                    subtitle: reader.text(parts[7]), iconName: reader.text(parts[8]),
+                    photoPath: parts[9].isEmpty ? nil : reader.text(parts[9]), presets: presets),
+                uses: uses, lastUsed: SuggestionSnapshot.date(lastUsed), score: score)
+        }
     }
 }

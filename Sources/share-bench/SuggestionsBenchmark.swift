@@ -57,10 +57,31 @@ struct SuggestionsBenchmark {
         return Setup(registry: registry, environment: environment)
     }
 
+    /// How a build starts: what the process and the disk hold.
+    private enum Start: Equatable {
+        /// What the process keeps between sheets stays.
+        case warm
+        /// The process's caches emptied; the snapshot the last share left is on disk.
+        case cold
+        /// The process's caches emptied and the snapshots removed: the history is queried and
+        /// the contacts index read, as after another program changed the history.
+        case coldWithoutSnapshot
+
+        var label: String {
+            switch self {
+            case .warm: return "warm"
+            case .cold: return "cold, snapshot ready"
+            case .coldWithoutSnapshot: return "cold, no snapshot"
+            }
+        }
+    }
+
     /// The build the issue times: a controller with a fresh source as its suggestion source and
-    /// history, its sheet and suggestions read. `cold` empties the process's caches first (untimed).
-    private func build(_ items: [Any], with setup: Setup, cold: Bool) -> Built {
-        if cold { HistorySuggestionSource.emptyProcessCaches() }
+    /// history, its sheet and suggestions read. A cold start empties the process's caches first
+    /// (untimed), and removes the snapshots when asked.
+    private func build(_ items: [Any], with setup: Setup, start kind: Start) -> Built {
+        if kind != .warm { HistorySuggestionSource.emptyProcessCaches() }
+        if kind == .coldWithoutSnapshot { SuggestionSnapshots.removeAll(in: setup.environment.directories) }
         let start = benchClock.now
         let controller = ActivityViewController(activityItems: items, applicationActivities: nil, registry: setup.registry)
         let source = HistorySuggestionSource(environment: setup.environment)
@@ -72,10 +93,11 @@ struct SuggestionsBenchmark {
     }
 
     /// The suggestions alone: a fresh source asked for a built sheet's kinds and activities.
-    private func suggestionsAlone(_ items: [Any], with setup: Setup, cold: Bool) -> Duration {
+    private func suggestionsAlone(_ items: [Any], with setup: Setup, start kind: Start) -> Duration {
         let controller = ActivityViewController(activityItems: items, applicationActivities: nil, registry: setup.registry)
         let sheet = controller.sheet
-        if cold { HistorySuggestionSource.emptyProcessCaches() }
+        if kind != .warm { HistorySuggestionSource.emptyProcessCaches() }
+        if kind == .coldWithoutSnapshot { SuggestionSnapshots.removeAll(in: setup.environment.directories) }
         let start = benchClock.now
         let source = HistorySuggestionSource(environment: setup.environment)
         _ = source.suggestions(for: sheet.itemKinds, offered: sheet.activities)
@@ -85,15 +107,15 @@ struct SuggestionsBenchmark {
 
     /// `count` builds of each setup, interleaved with the order flipped every run.
     private func interleaved(
-        _ count: Int, _ items: [Any], none: Setup, filled: Setup, cold: Bool
+        _ count: Int, _ items: [Any], none: Setup, filled: Setup, start: Start
     ) -> (none: Samples, filled: Samples, last: Built?) {
         var noneSamples = Samples(), filledSamples = Samples()
         var last: Built?
         for run in 0..<count {
             let noneFirst = run.isMultiple(of: 2)
-            if !noneFirst { last = build(items, with: filled, cold: cold) }
-            noneSamples.add(build(items, with: none, cold: cold).elapsed)
-            if noneFirst { last = build(items, with: filled, cold: cold) }
+            if !noneFirst { last = build(items, with: filled, start: start) }
+            noneSamples.add(build(items, with: none, start: start).elapsed)
+            if noneFirst { last = build(items, with: filled, start: start) }
             filledSamples.add(last!.elapsed)
         }
         return (noneSamples, filledSamples, last)
@@ -115,19 +137,20 @@ struct SuggestionsBenchmark {
 
         // The very first sheet of the filled home reads all 2,000 cards (and writes the index).
         HistorySuggestionSource.emptyProcessCaches()
-        let first = build([image], with: filled, cold: false)
-        let firstNone = build([image], with: none, cold: false)
+        let first = build([image], with: filled, start: .warm)
+        let firstNone = build([image], with: none, start: .warm)
 
         var table = Table(
             "sheet", "no history, no contacts: median (min–max)", "10,000 entries + 2,000 contacts: median (min–max)",
             "ratio (medians)", "suggestions shown")
         var alone = Table("suggestions alone (fresh source)", "no history, no contacts", "10,000 entries + 2,000 contacts")
         for (name, items) in workloads {
-            for cold in [false, true] {
-                let label = "\(name), \(cold ? "cold" : "warm")"
+            for start in [Start.warm, .cold, .coldWithoutSnapshot] {
+                let cold = start != .warm
+                let label = "\(name), \(start.label)"
                 note("suggestions: \(label): \(warmUp) warm-up and \(cold ? coldRuns : runs) measured runs per setup, interleaved")
-                _ = interleaved(warmUp, items, none: none, filled: filled, cold: cold)
-                let measured = interleaved(cold ? coldRuns : runs, items, none: none, filled: filled, cold: cold)
+                _ = interleaved(warmUp, items, none: none, filled: filled, start: start)
+                let measured = interleaved(cold ? coldRuns : runs, items, none: none, filled: filled, start: start)
                 let shown = measured.last?.suggestions.map(\.title).prefix(3).joined(separator: ", ") ?? ""
                 table.add(
                     label, measured.none.summary, measured.filled.summary,
@@ -135,12 +158,31 @@ struct SuggestionsBenchmark {
                     "\(measured.last?.suggestions.count ?? 0) (\(shown)…)")
                 var noneAlone = Samples(), filledAlone = Samples()
                 for _ in 0..<(cold ? coldRuns : runs) / 2 {
-                    noneAlone.add(suggestionsAlone(items, with: none, cold: cold))
-                    filledAlone.add(suggestionsAlone(items, with: filled, cold: cold))
+                    noneAlone.add(suggestionsAlone(items, with: none, start: start))
+                    filledAlone.add(suggestionsAlone(items, with: filled, start: start))
                 }
                 alone.add(label, noneAlone.summary, filledAlone.summary)
             }
         }
+        // What keeps the snapshots ready: after each share, the recording process makes again
+        // the snapshots of the share's kinds (here the image one) and restamps the others.
+        _ = build([text], with: filled, start: .cold)
+        _ = build([image], with: filled, start: .cold)
+        var recordOnly = Samples(), refresh = Samples()
+        let history = ShareHistory(directories: filled.environment.directories)
+        for run in 0..<(config.quick ? 6 : 30) {
+            let entry = HistoryEntry(
+                time: Date(), activityType: ActivityType.mail.rawValue, activity: "mail",
+                targets: [HistoryTarget(kind: .recipient, value: "bench\(run % 3)@example.com")],
+                items: [HistoryEntry.ItemCount(kind: "image", count: 1)], disposition: "sent")
+            let source = HistorySuggestionSource(environment: filled.environment)
+            source.historyWillRecord()
+            var dropped = 0
+            recordOnly.add(try timed { dropped = try history.recordCountingDropped(entry, keepDays: 90).dropped }.elapsed)
+            refresh.add(
+                timed { source.historyRecorded(RecordedShare(kinds: ["image"], counts: true, dropped: dropped)) }.elapsed)
+        }
+        let afterShare = build([image], with: filled, start: .cold)
         let photos = first.suggestions.filter { $0.photoPath != nil }.count
         // What every sheet did before the index: read all the cards.
         let cards = filled.environment.directories.dataHome.appendingPathComponent("contacts/default", isDirectory: true)
@@ -170,6 +212,8 @@ struct SuggestionsBenchmark {
             \(first.elapsed.formatted), \(first.suggestions.count) suggestions, \(photos) with a photo; in the empty \
             home \(firstNone.elapsed.formatted). Reading all \(SuggestionsFixture.contactCount) cards with \
             `ContactBook.load()`, as every sheet did before the index: \(everyCard.summary).
+
+            Keeping the snapshots ready (with the `file` and `image` snapshots on disk, \(recordOnly.count) shares of             an image by Mail): recording the share \(recordOnly.summary); then, in the same process after the share,             making the image snapshot again and restamping the other \(refresh.summary). The next cold image sheet             after them: \(afterShare.elapsed.formatted), \(afterShare.suggestions.count) suggestions.
             """
     }
 }

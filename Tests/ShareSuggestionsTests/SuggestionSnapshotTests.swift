@@ -189,21 +189,29 @@ struct SuggestionSnapshotTests {
             history: HistoryStamp(database: FileStamp(inode: 7, size: 4096, seconds: 1_700_000_000, nanoseconds: 5), log: nil),
             contacts: SuggestionSnapshot.ContactsStamp(folder: "/home/ana/contacts", seconds: 3, nanoseconds: 4, index: nil),
             made: Date(timeIntervalSince1970: 1_800_000_000.123), activityTypes: ["com.apple.UIKit.activity.Mail"],
-            candidates: [
+            candidates: SnapshotCandidates([
                 SuggestionSnapshot.Candidate(
                     suggestion: ActivitySuggestion(
                         id: "mail:ana@example.com", activityType: .mail, title: "Ana\tLima", subtitle: "Mail · ana@example.com",
                         iconName: "avatar-default", photoPath: "/a b/c.jpg", presets: ["to": "ana@example.com", "cc": "x\ny"]),
                     uses: 3, lastUsed: Date(timeIntervalSince1970: 1_799_000_000), score: 2.718281828459045)
-            ],
+            ]),
             complete: false)
-        let read = try #require(SuggestionSnapshot.decode(Data(snapshot.encoded.utf8)))
-        #expect(read.candidates.first?.suggestion.title == "Ana Lima")
-        #expect(read.candidates.first?.suggestion.presets == ["to": "ana@example.com", "cc": "x y"])
+        let read = try #require(SuggestionSnapshot.decode(Array(snapshot.encoded.utf8)))
+        let candidate = try #require(read.candidates.all?.first)
+        #expect(candidate.suggestion.title == "Ana Lima")
+        #expect(candidate.suggestion.presets == ["to": "ana@example.com", "cc": "x y"])
         var expected = snapshot
-        expected.candidates[0].suggestion.title = "Ana Lima"
-        expected.candidates[0].suggestion.presets["cc"] = "x y"
+        var made = try #require(snapshot.candidates.all)
+        made[0].suggestion.title = "Ana Lima"
+        made[0].suggestion.presets["cc"] = "x y"
+        expected.candidates = SnapshotCandidates(made)
         #expect(read == expected)
-        #expect(SuggestionSnapshot.decode(Data(snapshot.encoded.dropLast(2).utf8)) == nil)
+        #expect(SuggestionSnapshot.decode(Array(snapshot.encoded.utf8.dropLast(2))) == nil)
+        // A candidate line that cannot be read shows as nil, and the sheet reads the history.
+        let broken = snapshot.encoded.replacingOccurrences(of: "candidate\t3\t", with: "candidate\tthree\t")
+        let fixedEnd = broken.components(separatedBy: "\nend\t")[0] + "\n"
+        let readBroken = try #require(SuggestionSnapshot.decode(Array((fixedEnd + "end\t\(fixedEnd.utf8.count)\n").utf8)))
+        #expect(readBroken.candidates.all == nil)
     }
 }
