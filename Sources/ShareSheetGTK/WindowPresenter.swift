@@ -124,8 +124,18 @@ public final class WindowPresenter: Presenter {
                 guard let self, let controller else { return }
                 self.pick(suggestion, controller: controller)
             })
-        window.show(sheetPage.widget, title: windowTitle, subtitle: nil, willLeave: sheetPage.stopCapturingTyping)
+        window.show(
+            sheetPage.widget, title: windowTitle, subtitle: nil,
+            willLeave: { [weak controller] in
+                sheetPage.stopCapturingTyping()
+                controller?.stopFollowingSuggestions()
+            })
         sheetPage.captureTyping(in: window.widget)
+        // Devices that come into range join the suggestions while the sheet is shown.
+        controller.followSuggestions { [weak sheetPage, weak controller] in
+            guard let sheetPage, let controller else { return }
+            sheetPage.showSuggestions(controller.suggestions)
+        }
         page = .sheet
         sheetPage.focusFirstActivity()
         Renderer.realize(window.widget)

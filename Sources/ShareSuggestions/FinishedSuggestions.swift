@@ -16,7 +16,7 @@ enum FinishedSuggestions {
         var rankingGeneration: Int
         var pinned: [PinnedDevice]
         var contacts: (folder: String, generation: Int)?
-        var suggestions: [ActivitySuggestion]
+        var candidates: [SuggestionCandidate]
     }
 
     /// A few kinds of sheet (by items and activities): more than a person alternates between.
@@ -42,26 +42,27 @@ enum FinishedSuggestions {
     /// The suggestions kept under `key`, when they still hold.
     static func known(
         key: String, rankingGeneration: Int, pinned: [PinnedDevice], isImpostor: (_ alias: String, _ fingerprint: String) -> Bool
-    ) -> [ActivitySuggestion]? {
+    ) -> [SuggestionCandidate]? {
         guard let kept = finished[key], kept.rankingGeneration == rankingGeneration, kept.pinned == pinned,
             kept.contacts.map({ ContactIndex.isCurrent(folder: $0.folder, generation: $0.generation) }) ?? true
         else { return nil }
-        let impostor = kept.suggestions.contains { suggestion in
+        let impostor = kept.candidates.contains { candidate in
+            let suggestion = candidate.suggestion
             guard suggestion.activityType == .airDrop, let fingerprint = suggestion.presets["fingerprint"] else { return false }
             return isImpostor(suggestion.title, fingerprint)
         }
-        return impostor ? nil : kept.suggestions
+        return impostor ? nil : kept.candidates
     }
 
-    /// Keeps `suggestions`; `contacts` are the contacts read to make them, if any were.
+    /// Keeps `candidates` (the offered ones shown); `contacts` are the contacts read to make them, if any were.
     static func keep(
-        _ suggestions: [ActivitySuggestion], key: String, rankingGeneration: Int, pinned: [PinnedDevice],
+        _ candidates: [SuggestionCandidate], key: String, rankingGeneration: Int, pinned: [PinnedDevice],
         contacts: ContactDirectory?
     ) {
         // Contacts that cannot be checked with one stat (a folder that is missing now) are not kept.
         if let contacts, contacts.origin == nil { return }
         if finished.count >= capacity, finished[key] == nil { finished.removeAll() }
         finished[key] = Finished(
-            rankingGeneration: rankingGeneration, pinned: pinned, contacts: contacts?.origin, suggestions: suggestions)
+            rankingGeneration: rankingGeneration, pinned: pinned, contacts: contacts?.origin, candidates: candidates)
     }
 }

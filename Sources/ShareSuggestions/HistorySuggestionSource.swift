@@ -26,6 +26,16 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     var snapshots: [Set<String>: KeptSnapshot?] = [:]
     /// What the history's files were before the share being recorded (`historyWillRecord`).
     var historyBeforeRecording: HistoryStamp?
+    /// The candidates the last sheet showed, for the devices that come into range to join.
+    var lastShown: [SuggestionCandidate] = []
+    /// Starts looking for LocalSend devices nearby: `found` runs on the main actor with every
+    /// device seen so far each time one is found; the closure returned stops looking. Nil: no
+    /// devices nearby are suggested (the command sets it from `[nearby]`).
+    public var watchNearby: (@MainActor (_ found: @escaping @MainActor ([PinnedDevice]) -> Void) -> @MainActor () -> Void)?
+    /// Stops the look for devices nearby that `followSuggestions` started.
+    var stopWatchingNearby: (@MainActor () -> Void)?
+    /// Tells a follow from the ones before it, whose late findings are dropped.
+    var followGeneration = 0
     /// The last sheet's kinds and their history names (a sheet asks twice: suggestions, order).
     private var lastKinds: (kinds: [ItemKind], names: Set<String>)?
     private var settings: (sheet: SheetSettings, history: HistorySettings)?
@@ -50,6 +60,13 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
     // MARK: SuggestionSource
 
     public func suggestions(for kinds: [ItemKind], offered: [Activity]) -> [ActivitySuggestion] {
+        let shown = shownCandidates(for: kinds, offered: offered)
+        lastShown = shown
+        return shown.map(\.suggestion)
+    }
+
+    /// The offered candidates a sheet shows, best first, at most `suggestionLimit`.
+    private func shownCandidates(for kinds: [ItemKind], offered: [Activity]) -> [SuggestionCandidate] {
         guard loadedSettings().sheet.suggests else { return [] }
         let limit = ActivityViewController.suggestionLimit
         let pinned = pinnedDevices()
@@ -63,12 +80,12 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
             let scale = HistoryRanking.weight(of: snapshot.snapshot.made, now: Date())
             let (making, contacts, dropped) = suggestionMaking(offered: offered, scale: scale)
             if let made = making.candidates(snapshot: snapshot.snapshot, pinnedDevices: pinned, limit: limit) {
-                let suggestions = Array(made.filter(\.isOffered).prefix(limit).map(\.suggestion))
+                let shown = Array(made.filter(\.isOffered).prefix(limit))
                 if !dropped.value {
                     FinishedSuggestions.keep(
-                        suggestions, key: key, rankingGeneration: snapshot.generation, pinned: pinned, contacts: contacts.loadedDirectory)
+                        shown, key: key, rankingGeneration: snapshot.generation, pinned: pinned, contacts: contacts.loadedDirectory)
                 }
-                return suggestions
+                return shown
             }
         }
         let kept = keptRanking(names: names)
@@ -81,13 +98,13 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
             return known
         }
         let made = making(kept, offered: offered, pinned: pinned, limit: limit)
-        let suggestions = Array(made.candidates.filter(\.isOffered).prefix(limit).map(\.suggestion))
+        let shown = Array(made.candidates.filter(\.isOffered).prefix(limit))
         if let generation, !made.droppedImpostor {
             FinishedSuggestions.keep(
-                suggestions, key: key, rankingGeneration: generation, pinned: pinned, contacts: made.contacts.loadedDirectory)
+                shown, key: key, rankingGeneration: generation, pinned: pinned, contacts: made.contacts.loadedDirectory)
         }
         writeSnapshot(of: kept, contacts: made.contacts)
-        return suggestions
+        return shown
     }
 
     /// Every candidate for items of `kinds`, best first, with the parts of its score; those

@@ -27,6 +27,8 @@ public struct SuggestionCandidate: Sendable, Equatable {
         case contact
         /// A LocalSend device the person pinned.
         case pinnedDevice = "pinned-device"
+        /// A LocalSend device that came into range while the sheet was shown.
+        case nearbyDevice = "nearby-device"
     }
 
     /// Describes a candidate.

@@ -90,7 +90,7 @@ struct SuggestionMaking {
             guard !collected.isFull else { break }
             collected.add(
                 SuggestionCandidate(
-                    suggestion: deviceSuggestion(fingerprint: device.fingerprint, alias: device.alias), origin: .pinnedDevice,
+                    suggestion: Self.deviceSuggestion(fingerprint: device.fingerprint, alias: device.alias), origin: .pinnedDevice,
                     uses: 0, lastUsed: nil, score: 0, isOffered: offered[.airDrop] != nil))
         }
         // Read only when there is room for contacts (a person the history ranks reads them too).
@@ -144,7 +144,7 @@ struct SuggestionMaking {
         case (.recipient, .mail), (.recipient, .message):
             return recipientSuggestion(value, type: type, name: ranked.target.name)
         case (.device, .airDrop):
-            return deviceSuggestion(fingerprint: Self.isFingerprint(value) ? value : nil, alias: ranked.target.name ?? value)
+            return Self.deviceSuggestion(fingerprint: Self.isFingerprint(value) ? value : nil, alias: ranked.target.name ?? value)
         case (.application, .openIn):
             let application = applicationName(value)
             return ActivitySuggestion(
@@ -184,7 +184,7 @@ struct SuggestionMaking {
     }
 
     /// AirDrop to a device: by fingerprint when known, so another device taking its alias is never sent to.
-    private func deviceSuggestion(fingerprint: String?, alias: String) -> ActivitySuggestion {
+    static func deviceSuggestion(fingerprint: String?, alias: String) -> ActivitySuggestion {
         var presets = ["to": fingerprint ?? alias]
         if let fingerprint { presets["fingerprint"] = fingerprint }
         return ActivitySuggestion(

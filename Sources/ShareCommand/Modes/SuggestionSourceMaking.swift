@@ -15,6 +15,8 @@ enum SuggestionSourceMaking {
         for warning in known.warnings { warn(warning) }
         source.pinnedDevices = { known.pinned.map { PinnedDevice(fingerprint: $0.fingerprint, alias: $0.alias) } }
         source.isImpostor = { alias, fingerprint in known.isImpostor(alias: alias, fingerprint: fingerprint) }
+        // Devices that come into range while a window shows the sheet.
+        source.watchNearby = { found in NearbyWatching.start(environment: environment, found: found) }
         return source
     }
 }

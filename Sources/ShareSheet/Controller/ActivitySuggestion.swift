@@ -44,4 +44,21 @@ public protocol SuggestionSource: AnyObject {
     /// activity is among `offered` (the sheet's activities, in its order) and shows at most
     /// `ActivityViewController.suggestionLimit`.
     func suggestions(for kinds: [ItemKind], offered: [Activity]) -> [ActivitySuggestion]
+
+    /// Starts following what can change while the sheet is shown (devices coming into range):
+    /// `changed` runs with the whole new list, best first, each time it changes. The default
+    /// follows nothing.
+    func followSuggestions(
+        for kinds: [ItemKind], offered: [Activity], changed: @escaping @MainActor ([ActivitySuggestion]) -> Void)
+
+    /// Stops following; `changed` is not called after this. The default does nothing.
+    func stopFollowingSuggestions()
+}
+
+extension SuggestionSource {
+    public func followSuggestions(
+        for kinds: [ItemKind], offered: [Activity], changed: @escaping @MainActor ([ActivitySuggestion]) -> Void
+    ) {}
+
+    public func stopFollowingSuggestions() {}
 }

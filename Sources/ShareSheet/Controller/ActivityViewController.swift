@@ -127,6 +127,29 @@ open class ActivityViewController {
     /// The suggestion picked in this presentation, if one was.
     public private(set) var pickedSuggestion: ActivitySuggestion?
 
+    /// Follows the suggestions while the sheet is shown: when the source's list changes (a
+    /// device nearby comes into range), `suggestions` becomes the new list, kept to the
+    /// activities on the sheet and `suggestionLimit`, and `changed` runs so a presenter can
+    /// draw it. Following ends with `stopFollowingSuggestions()`, a pick, or a dismissal.
+    public func followSuggestions(_ changed: @escaping @MainActor () -> Void) {
+        guard let suggestionSource, phase == .showingSheet else { return }
+        let sheet = self.sheet
+        let offered = Set(sheet.activities.compactMap(\.activityType))
+        suggestionSource.followSuggestions(for: sheet.itemKinds, offered: sheet.activities) { [weak self] suggestions in
+            guard let self, self.phase == .showingSheet, var built = self.builtSheet else { return }
+            let kept = Array(suggestions.filter { offered.contains($0.activityType) }.prefix(Self.suggestionLimit))
+            guard kept != built.suggestions else { return }
+            built.suggestions = kept
+            self.builtSheet = built
+            changed()
+        }
+    }
+
+    /// Stops following the suggestions (`followSuggestions`).
+    public func stopFollowingSuggestions() {
+        suggestionSource?.stopFollowingSuggestions()
+    }
+
     private func placeholderEntries() -> [Entry] {
         if let entries { return entries }
         // Only placeholders here: no item or provider work while the sheet is built.
@@ -293,6 +316,7 @@ open class ActivityViewController {
     public func select(_ type: ActivityType) -> Bool {
         guard phase == .showingSheet, let activity = sheet.activities.first(where: { $0.activityType == type })
         else { return false }
+        suggestionSource?.stopFollowingSuggestions()
         phase = .resolving(type)
         history?.record(type)
         let entries = placeholderEntries()
@@ -519,6 +543,7 @@ open class ActivityViewController {
     /// Dismisses the sheet at any step: running providers are cancelled, a running activity is
     /// told to stop, and the completion handler fires with `(nil, false, nil, nil)`.
     public func dismiss() {
+        suggestionSource?.stopFollowingSuggestions()
         switch phase {
         case .idle:
             return

@@ -18,7 +18,11 @@ final class SheetPage {
     private var buttons: [(activity: Activity, title: String, button: Widget)] = []
     private var rows: [(scroller: Widget, heading: Widget, titles: [String])] = []
     private let noMatch: Widget
-    private let suggestionRow: SuggestionRow
+    private var suggestionRow: SuggestionRow
+    /// The page's column, where a new suggestion row replaces the old one.
+    private let column: Widget
+    private let names: ActivityNames
+    private let activities: [Activity]
     private let pick: (Activity) -> Void
     private let pickSuggestion: (ActivitySuggestion) -> Void
 
@@ -31,9 +35,12 @@ final class SheetPage {
     ) {
         self.pick = pick
         self.pickSuggestion = pickSuggestion
+        self.names = names
+        activities = sheet.activities
         header = HeaderView(previews: sheet.previews)
         subtitle = header.summary
         let page = Widgets.vertical(spacing: 12)
+        column = page
         Widgets.margins(page, 12)
         Widgets.append(page, header.widget)
 
@@ -82,6 +89,23 @@ final class SheetPage {
             if let suggestion = self.suggestionRow.firstShown?.suggestion { return self.pickSuggestion(suggestion) }
             guard let first = self.buttons.first(where: { gtk_widget_get_visible($0.button) != 0 }) else { return }
             self.pick(first.activity)
+        }
+    }
+
+    /// Draws the suggestions again after they changed (a device came into range): the new row
+    /// takes the old one's place, keeps what the filter shows, and keeps the focus on the
+    /// avatar that had it, so a person moving along the row is not moved.
+    func showSuggestions(_ suggestions: [ActivitySuggestion]) {
+        let focused = suggestionRow.avatars.first { gtk_widget_has_focus($0.widget) != 0 }?.suggestion.id
+        let old = suggestionRow.widget
+        suggestionRow = SuggestionRow(
+            suggestions: suggestions, activities: activities, names: names, pick: { [pickSuggestion] in pickSuggestion($0) })
+        gtk_box_insert_child_after(cg_box(column), suggestionRow.widget, old)
+        gtk_box_remove(cg_box(column), old)
+        applyFilter()
+        if let focused {
+            let avatar = suggestionRow.avatars.first { $0.suggestion.id == focused } ?? suggestionRow.firstShown
+            if let avatar { gtk_widget_grab_focus(avatar.widget) } else { focusFirstActivity() }
         }
     }
 
