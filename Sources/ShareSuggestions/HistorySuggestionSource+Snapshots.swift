@@ -87,7 +87,7 @@ extension HistorySuggestionSource: HistoryFollowing {
             let url = folder.appendingPathComponent(name)
             let changed = share.dropped > 0 || (share.counts && (kinds.isEmpty || !kinds.isDisjoint(with: share.kinds)))
             if !changed, let before = historyBeforeRecording,
-                var snapshot = SuggestionSnapshot.read(url.path, history: before, contacts: contacts, now: Date()),
+                var snapshot = SuggestionSnapshot.read(url.path, history: before, contacts: contacts, now: Date())?.snapshot,
                 let candidates = snapshot.candidates.all
             {
                 snapshot.candidates = SnapshotCandidates(candidates)
@@ -126,15 +126,16 @@ enum SnapshotCache {
     static func snapshot(
         at path: String, history: HistoryStamp, contacts: SuggestionSnapshot.ContactsStamp?, now: Date
     ) -> HistorySuggestionSource.KeptSnapshot? {
-        guard let file = FileStamp(path: path) else { return nil }
-        if let known = kept.withLock({ $0.snapshots[path] }), known.file == file {
+        // Without a kept one (a process's first sheet), the file is read at once: its stamp
+        // comes from the open file, one `stat` fewer.
+        if let known = kept.withLock({ $0.snapshots[path] }), let file = FileStamp(path: path), known.file == file {
             let snapshot = known.kept.snapshot
             guard snapshot.history == history, snapshot.contacts == contacts, now >= snapshot.made,
                 now.timeIntervalSince(snapshot.made) < SuggestionSnapshot.longestAge
             else { return nil }
             return known.kept
         }
-        guard let snapshot = SuggestionSnapshot.read(path, history: history, contacts: contacts, now: now) else { return nil }
+        guard let (snapshot, file) = SuggestionSnapshot.read(path, history: history, contacts: contacts, now: now) else { return nil }
         return kept.withLock { kept in
             kept.generations += 1
             let made = HistorySuggestionSource.KeptSnapshot(snapshot: snapshot, generation: -kept.generations)

@@ -106,12 +106,15 @@ struct SuggestionSnapshot: Equatable, Sendable {
     /// The snapshot in `url` when it still holds: made from `history` and `contacts` as they are
     /// now, within `longestAge` of `now`. Nil for anything else (missing, stale, cut, another
     /// format): the sheet then reads the history.
-    static func read(_ path: String, history: HistoryStamp, contacts: ContactsStamp?, now: Date) -> SuggestionSnapshot? {
-        guard let bytes = contents(of: path), let snapshot = decode(bytes), snapshot.history == history,
+    /// - Returns: the snapshot and the file's stamp as it was read.
+    static func read(
+        _ path: String, history: HistoryStamp, contacts: ContactsStamp?, now: Date
+    ) -> (snapshot: SuggestionSnapshot, file: FileStamp)? {
+        guard let (bytes, file) = contents(of: path), let snapshot = decode(bytes), snapshot.history == history,
             snapshot.contacts == contacts,
             now >= snapshot.made, now.timeIntervalSince(snapshot.made) < longestAge
         else { return nil }
-        return snapshot
+        return (snapshot, file)
     }
 
     /// Writes the snapshot to a temporary file beside `url` and renames it over `url`.
@@ -164,7 +167,7 @@ struct SuggestionSnapshot: Equatable, Sendable {
     }
 
     /// A small file's bytes, read with one `read` (Foundation's reading costs a sheet more).
-    private static func contents(of path: String) -> [UInt8]? {
+    private static func contents(of path: String) -> (bytes: [UInt8], file: FileStamp)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -183,7 +186,13 @@ struct SuggestionSnapshot: Equatable, Sendable {
             complete = done == size
             count = done
         }
-        return complete ? bytes : nil
+        guard complete else { return nil }
+        return (
+            bytes,
+            FileStamp(
+                inode: UInt64(info.st_ino), size: Int64(info.st_size), seconds: Int(info.st_mtim.tv_sec),
+                nanoseconds: Int(info.st_mtim.tv_nsec))
+        )
     }
 
     /// The snapshot a file's bytes hold, or nil.
