@@ -119,11 +119,47 @@ public enum Command {
         /// The signal that ended it; 0 when it exited or still runs.
         public var terminationSignal: Int32 { poll()?.signal ?? 0 }
 
-        /// The most memory it held, once it has ended: the high-water mark of its resident set
-        /// (`VmHWM`), as `wait4` reports it in `ru_maxrss`, for this child alone; 0 while it runs.
+        /// The most memory it held, once it has ended: the high-water mark of its own resident
+        /// set (`VmHWM`), as ``watchPeakMemory()`` read it while it ran; 0 while it runs.
+        ///
+        /// Not `wait4`'s `ru_maxrss`: `posix_spawn` starts a child in its parent's memory until
+        /// it runs the program, and the kernel keeps that memory's high-water mark too, so the
+        /// figure was the test runner's own peak whenever that was higher (693 MiB for a
+        /// `share` that held 55 MiB, depending on which tests had run before).
         public var peakResidentBytes: Int {
             guard poll() != nil else { return 0 }
-            return lock.withLock { usage.ru_maxrss * 1024 }
+            return lock.withLock { watchedPeak }
+        }
+
+        private var watchedPeak = 0
+
+        /// Reads its `VmHWM` every few milliseconds until it ends, for ``peakResidentBytes``.
+        /// Call right after starting it (`posix_spawn` returns once the program runs).
+        public func watchPeakMemory() {
+            let path = "/proc/\(pid)/status"
+            let thread = Thread { [self] in
+                while true {
+                    // Gone, or a zombie whose memory is released: the last reading stands.
+                    guard let status = Self.procFile(path), let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                        let kiB = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+                    else { return }
+                    lock.withLock { watchedPeak = max(watchedPeak, kiB * 1024) }
+                    usleep(2_000)
+                }
+            }
+            thread.name = "peak-memory"
+            thread.start()
+        }
+
+        /// A `/proc` file's text (Foundation reads their size as 0, so reads nothing).
+        private static func procFile(_ path: String) -> String? {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            var bytes = [UInt8](repeating: 0, count: 8192)
+            let count = read(descriptor, &bytes, bytes.count)
+            guard count > 0 else { return nil }
+            return String(decoding: bytes[..<count], as: UTF8.self)
         }
 
         /// Sends `signal` to its PID, unless it has been reaped already.

@@ -77,15 +77,16 @@ struct MeasuredRun: CustomStringConvertible {
 
 /// Runs a program with LocalTestSupport's `Command` and also measures its memory.
 enum MemoryMeter {
-    /// Runs `program` like `Command.run`, and also measures its peak memory: the child's
-    /// `ru_maxrss` as `wait4` reports it when it is reaped, the high-water mark of its resident
-    /// set (`VmHWM`) for that child alone. It runs in this process's working directory. A child
-    /// still running after `timeout` seconds is stopped by its PID.
+    /// Runs `program` like `Command.run`, and also measures its peak memory: the high-water
+    /// mark of its own resident set (`VmHWM`), read while it runs (`watchPeakMemory`). It runs
+    /// in this process's working directory. A child still running after `timeout` seconds is
+    /// stopped by its PID.
     static func runMeasuringMemory(
         _ program: String, _ arguments: [String], environment: [String: String],
         timeout: Double = 300, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> MeasuredRun {
         let process = try Command.start(program, arguments, environment: environment)
+        process.watchPeakMemory()
         let run = await process.finish(timeout: timeout, sourceLocation: sourceLocation)
         return MeasuredRun(run: run, peakBytes: process.peakResidentBytes)
     }
