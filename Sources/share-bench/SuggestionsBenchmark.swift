@@ -213,7 +213,7 @@ struct SuggestionsBenchmark {
             home \(firstNone.elapsed.formatted). Reading all \(SuggestionsFixture.contactCount) cards with \
             `ContactBook.load()`, as every sheet did before the index: \(everyCard.summary).
 
-            Keeping the snapshots ready (with the `file` and `image` snapshots on disk, \(recordOnly.count) shares of             an image by Mail): recording the share \(recordOnly.summary); then, in the same process after the share,             making the image snapshot again and restamping the other \(refresh.summary). The next cold image sheet             after them: \(afterShare.elapsed.formatted), \(afterShare.suggestions.count) suggestions.
+            Keeping the snapshots ready (with the `file` and `image` snapshots on disk, \(recordOnly.count) shares of an image by Mail): recording the share \(recordOnly.summary); then, in the same process after the share, making the image snapshot again and restamping the other \(refresh.summary). The next cold image sheet after them: \(afterShare.elapsed.formatted), \(afterShare.suggestions.count) suggestions.
             """
     }
 }
