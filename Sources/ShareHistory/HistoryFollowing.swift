@@ -25,3 +25,27 @@ public struct RecordedShare: Sendable, Equatable {
         self.dropped = dropped
     }
 }
+
+/// A follower whose work after a share waits until `flush()`: the command prints the share's
+/// result and the service answers its caller first, then the suggestions' snapshots are made
+/// again (about a history query per kind of item the share held).
+@MainActor
+public final class DeferredHistoryFollowing: HistoryFollowing {
+    private let follower: (any HistoryFollowing)?
+    private var recorded: RecordedShare?
+
+    /// Defers `follower`'s work; nil follows nothing.
+    public init(_ follower: (any HistoryFollowing)?) { self.follower = follower }
+
+    /// Passed on at once: what the history was must be noted before the share is written.
+    public func historyWillRecord() { follower?.historyWillRecord() }
+
+    public func historyRecorded(_ share: RecordedShare) { recorded = share }
+
+    /// Does the deferred work, once.
+    public func flush() {
+        guard let share = recorded else { return }
+        recorded = nil
+        follower?.historyRecorded(share)
+    }
+}

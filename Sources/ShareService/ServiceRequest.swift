@@ -194,11 +194,13 @@ final class ServiceRequest {
             guard let self else { return }
             let result = session.result(of: ending, interfaceCancelled: presenter?.interfaceWasCancelled ?? false)
             // In the person's history, as the command records its own shares.
-            let follower = self.host.suggestionSourceMaker?() as? any HistoryFollowing
+            let follower = DeferredHistoryFollowing(self.host.suggestionSourceMaker?() as? any HistoryFollowing)
             for warning in HistoryRecording.record(result, ending: ending, environment: self.host.environment, follower: follower) {
                 self.warn(warning)
             }
             self.finish(result)
+            // The caller has its answer; the suggestions' snapshots follow the share now.
+            follower.flush()
         }
     }
 

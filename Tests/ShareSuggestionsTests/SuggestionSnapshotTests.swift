@@ -117,6 +117,26 @@ struct SuggestionSnapshotTests {
         #expect(texts.queries == 0)
     }
 
+    @Test("deferred, the snapshot is made again only at flush: the command prints its result first")
+    func deferredFollowing() throws {
+        defer { home.remove() }
+        for to in ["ana@example.com", "ana@example.com"] { try history.record(entry(to), keepDays: 90) }
+        #expect(firstSheet().titles == ["Ana Lima"])
+        let deferred = DeferredHistoryFollowing(HistorySuggestionSource(environment: environment))
+        deferred.historyWillRecord()
+        let share = entry("bo@example.com")
+        try history.record(share, keepDays: 90)
+        deferred.historyRecorded(RecordedShare(kinds: ["image"], counts: true, dropped: 0))
+        // Not yet: the snapshot no longer matches the history, so a sheet would read the history.
+        let url = snapshotURL(["image"])
+        #expect(try !String(contentsOf: url, encoding: .utf8).contains("bo@example.com"))
+        deferred.flush()
+        #expect(try String(contentsOf: url, encoding: .utf8).contains("bo@example.com"))
+        let next = firstSheet()
+        #expect(next.titles == ["Ana Lima", "bo@example.com"])
+        #expect(next.queries == 0)
+    }
+
     @Test("the same answer as the history gives, for every kind and order of shares")
     func sameAsHistory() throws {
         defer { home.remove() }

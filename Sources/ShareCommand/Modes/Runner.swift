@@ -420,7 +420,7 @@ struct Runner {
         }
         let ending = try await run(session, with: frontEnd, picking: type, watchingInterrupts: !context.standardInputIsTerminal)
         sayKept(ending.kept)
-        return report(recorded(session.result(of: ending, interfaceCancelled: frontEnd.interfaceWasCancelled), ending))
+        return reportRecorded(session.result(of: ending, interfaceCancelled: frontEnd.interfaceWasCancelled), ending)
     }
 
     /// Runs a session; with `watchingInterrupts`, Ctrl-C cancels it the way every front end
@@ -526,7 +526,7 @@ struct Runner {
         if ending.outcome.completed, let type = ending.outcome.activityType {
             saySkipped(by: type, on: ending.controller.sheet, labels: labels)
         }
-        return report(recorded(session.result(of: ending, interfaceCancelled: frontEnd.interfaceWasCancelled), ending))
+        return reportRecorded(session.result(of: ending, interfaceCancelled: frontEnd.interfaceWasCancelled), ending)
     }
 
     /// Says which items the activity left out because it does not take their kind (Save to
@@ -573,7 +573,7 @@ struct Runner {
         if ending.outcome.completed, let type = ending.outcome.activityType {
             saySkipped(by: type, on: ending.controller.sheet, labels: labels)
         }
-        return report(recorded(session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled), ending))
+        return reportRecorded(session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled), ending)
     }
 
     /// The `share --list …` command line for the same items, quoted for a shell.
@@ -598,14 +598,18 @@ struct Runner {
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    /// Records a share the command ran in the person's history (SPEC §12) and says any warning;
-    /// a share through the service is recorded by the service. Recording never fails the share.
-    private func recorded(_ result: ShareResult, _ ending: ShareSession.Ending) -> ShareResult {
-        let follower = host.suggestionSourceMaker?() as? any HistoryFollowing
+    /// Records a share the command ran in the person's history (SPEC §12) and says any warning,
+    /// reports the result, and only then makes the suggestions' snapshots again, so the person
+    /// does not wait on them; a share through the service is recorded by the service.
+    /// Recording never fails the share.
+    private func reportRecorded(_ result: ShareResult, _ ending: ShareSession.Ending) -> Termination {
+        let follower = DeferredHistoryFollowing(host.suggestionSourceMaker?() as? any HistoryFollowing)
         for warning in HistoryRecording.record(result, ending: ending, environment: host.environment, follower: follower) {
             context.warn(warning)
         }
-        return result
+        let termination = report(result)
+        follower.flush()
+        return termination
     }
 
     /// Prints the result (the JSON object under `--json`, else what the activity returned, one
