@@ -40,6 +40,11 @@ struct HistoryStamp: Equatable, Sendable {
         log = FileStamp(path: path + "-wal")
     }
 
+    init(database: FileStamp?, log: FileStamp?) {
+        self.database = database
+        self.log = log
+    }
+
     /// Both stamps, as a snapshot file holds them.
     var text: String { FileStamp.text(database) + " " + FileStamp.text(log) }
 }

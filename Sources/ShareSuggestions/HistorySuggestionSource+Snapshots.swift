@@ -20,7 +20,7 @@ extension HistorySuggestionSource: HistoryFollowing {
         if let known = snapshots[names] { return known }
         var found: KeptSnapshot?
         if loadedSettings().history.enabled {
-            let paths = SnapshotPaths.of(environment)
+            let paths = HomeFiles.of(environment)
             found = SnapshotCache.snapshot(
                 at: paths.snapshot(for: names), history: HistoryStamp(databasePath: paths.database), contacts: contactsStamp(),
                 now: Date())
@@ -33,7 +33,7 @@ extension HistorySuggestionSource: HistoryFollowing {
     func contactsStamp() -> SuggestionSnapshot.ContactsStamp? {
         _ = loadedSettings()
         guard let configuration else { return nil }
-        let paths = SnapshotPaths.of(environment)
+        let paths = HomeFiles.of(environment)
         let folder = paths.contactsFolder(setting: configuration.string("folder", in: "contacts")) {
             ContactDirectory.folder(configuration: configuration, directories: environment.directories)?.path
         }
@@ -63,13 +63,13 @@ extension HistorySuggestionSource: HistoryFollowing {
             activityTypes: kept.ranking.activities.filter { $0.score > 0 }.map(\.activityType), candidates: SnapshotCandidates(made.candidates),
             complete: made.complete)
         // A cache: a snapshot that cannot be written is read from the history next time.
-        try? snapshot.write(to: URL(fileURLWithPath: SnapshotPaths.of(environment).snapshot(for: kept.names)))
+        try? snapshot.write(to: URL(fileURLWithPath: HomeFiles.of(environment).snapshot(for: kept.names)))
     }
 
     // MARK: HistoryFollowing
 
     public func historyWillRecord() {
-        historyBeforeRecording = HistoryStamp(databasePath: SnapshotPaths.of(environment).database)
+        historyBeforeRecording = HistoryStamp(databasePath: HomeFiles.of(environment).database)
     }
 
     /// Makes again each snapshot the share changed (its kinds, or every one when old shares were
@@ -80,7 +80,7 @@ extension HistorySuggestionSource: HistoryFollowing {
         guard loadedSettings().history.enabled,
             let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         else { return }
-        let now = HistoryStamp(databasePath: SnapshotPaths.of(environment).database)
+        let now = HistoryStamp(databasePath: HomeFiles.of(environment).database)
         let contacts = contactsStamp()
         for name in names.sorted() {
             guard let kinds = SuggestionSnapshot.kinds(fromFileName: name) else { continue }
@@ -129,11 +129,7 @@ enum SnapshotCache {
         // Without a kept one (a process's first sheet), the file is read at once: its stamp
         // comes from the open file, one `stat` fewer.
         if let known = kept.withLock({ $0.snapshots[path] }), let file = FileStamp(path: path), known.file == file {
-            let snapshot = known.kept.snapshot
-            guard snapshot.history == history, snapshot.contacts == contacts, now >= snapshot.made,
-                now.timeIntervalSince(snapshot.made) < SuggestionSnapshot.longestAge
-            else { return nil }
-            return known.kept
+            return known.kept.snapshot.holds(history: history, contacts: contacts, now: now) ? known.kept : nil
         }
         guard let (snapshot, file) = SuggestionSnapshot.read(path, history: history, contacts: contacts, now: now) else { return nil }
         return kept.withLock { kept in
@@ -145,10 +141,12 @@ enum SnapshotCache {
     }
 }
 
-/// The files a sheet's snapshot look-up checks, as paths worked out once per home: making
-/// them from `XDGDirectories` URLs each time cost the first sheet more than reading the file.
-struct SnapshotPaths: Sendable {
-    /// The history database.
+/// The files of one home that a sheet's suggestions read, worked out once per home: making
+/// them from `XDGDirectories` URLs each time cost the first sheet more than reading a snapshot.
+struct HomeFiles: Sendable {
+    /// The share history.
+    var history: ShareHistory
+    /// Its database.
     var database: String
     /// The contacts index (`ContactIndex.indexURL`).
     var contactsIndex: String
@@ -158,7 +156,7 @@ struct SnapshotPaths: Sendable {
     /// The snapshot file for items of the history's kinds `names`.
     func snapshot(for names: Set<String>) -> String { folder + SuggestionSnapshot.fileName(for: names) }
 
-    private static let known = Locked<[String: SnapshotPaths]>([:])
+    private static let known = Locked<[String: HomeFiles]>([:])
     private static let contactsFolders = Locked<[String: String?]>([:])
 
     /// The contacts folder `[contacts] folder=setting` names in this home, worked out once.
@@ -171,12 +169,13 @@ struct SnapshotPaths: Sendable {
     }
 
     /// The paths of `environment`'s home.
-    static func of(_ environment: HostEnvironment) -> SnapshotPaths {
+    static func of(_ environment: HostEnvironment) -> HomeFiles {
         let key = ["HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"].map { environment.variables[$0] ?? "" }.joined(separator: "\u{0}")
         if let paths = known.withLock({ $0[key] }) { return paths }
         let directories = environment.directories
-        let paths = SnapshotPaths(
-            database: ShareHistory.databaseURL(in: directories).path, contactsIndex: ContactIndex.indexURL(in: directories).path,
+        let history = ShareHistory(directories: directories)
+        let paths = HomeFiles(
+            history: history, database: history.databaseURL.path, contactsIndex: ContactIndex.indexURL(in: directories).path,
             folder: SuggestionSnapshot.folder(in: directories).path + "/")
         known.withLock { $0[key] = paths }
         return paths

@@ -212,7 +212,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         var kept = KeptRanking(names: names, generation: 0)
         if loadedSettings().history.enabled {
             do {
-                let history = Self.history(in: environment)
+                let history = HomeFiles.of(environment).history
                 let read = try RankingCache.ranking(of: history, kinds: names) { try history.ranking(for: names) }
                 (kept.ranking, kept.scale, kept.generation, kept.stamp) = (read.ranking, read.scale, read.generation, read.stamp)
                 read.warnings.forEach(say)
@@ -224,18 +224,6 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         rankings[names] = kept
         return kept
     }
-
-    /// The history of `environment`, its path worked out once per home (a sheet is built in
-    /// less time than a few URLs take to make).
-    static func history(in environment: HostEnvironment) -> ShareHistory {
-        let key = [environment.variables["HOME"], environment.variables["XDG_DATA_HOME"]].map { $0 ?? "" }.joined(separator: "\u{0}")
-        if let known = histories.withLock({ $0[key] }) { return known }
-        let history = ShareHistory(directories: environment.directories)
-        histories.withLock { $0[key] = history }
-        return history
-    }
-
-    private static let histories = Locked<[String: ShareHistory]>([:])
 
     func loadedSettings() -> (sheet: SheetSettings, history: HistorySettings) {
         if let settings { return settings }
@@ -252,7 +240,7 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         return loaded
     }
 
-    func say(_ warning: String) {
+    private func say(_ warning: String) {
         if warned.insert(warning).inserted { warn(warning) }
     }
 }

@@ -20,7 +20,7 @@ import ShareSheetSystem
 ///
 /// **Private like the history.** It holds addresses and names, so `share history forget` and
 /// `clear` remove every snapshot; `[history] enabled=false` reads and writes none.
-struct SuggestionSnapshot: Equatable, Sendable {
+package struct SuggestionSnapshot: Equatable, Sendable {
     /// One candidate from the history, resolved (contact name and photo, application name).
     struct Candidate: Equatable, Sendable {
         /// What the sheet shows; a share target's is completed from the sheet's activity.
@@ -68,11 +68,6 @@ struct SuggestionSnapshot: Equatable, Sendable {
         directories.cacheHome.appendingPathComponent("sharesheet/suggestions", isDirectory: true)
     }
 
-    /// The file for items of `kinds` (history kind names).
-    static func url(for kinds: Set<String>, in directories: XDGDirectories) -> URL {
-        folder(in: directories).appendingPathComponent(fileName(for: kinds))
-    }
-
     /// `all`, or the kinds in order joined by `+`.
     static func fileName(for kinds: Set<String>) -> String {
         kinds.isEmpty ? "all" : kinds.sorted().joined(separator: "+")
@@ -110,11 +105,16 @@ struct SuggestionSnapshot: Equatable, Sendable {
     static func read(
         _ path: String, history: HistoryStamp, contacts: ContactsStamp?, now: Date
     ) -> (snapshot: SuggestionSnapshot, file: FileStamp)? {
-        guard let (bytes, file) = contents(of: path), let snapshot = decode(bytes), snapshot.history == history,
-            snapshot.contacts == contacts,
-            now >= snapshot.made, now.timeIntervalSince(snapshot.made) < longestAge
+        guard let (bytes, file) = contents(of: path), let snapshot = decode(bytes),
+            snapshot.holds(history: history, contacts: contacts, now: now)
         else { return nil }
         return (snapshot, file)
+    }
+
+    /// True when it was made from `history` and `contacts` as they are now, within
+    /// `longestAge` of `now`.
+    func holds(history: HistoryStamp, contacts: ContactsStamp?, now: Date) -> Bool {
+        self.history == history && self.contacts == contacts && now >= made && now.timeIntervalSince(made) < Self.longestAge
     }
 
     /// Writes the snapshot to a temporary file beside `url` and renames it over `url`.
@@ -259,29 +259,17 @@ extension FileStamp {
     }
 }
 
-extension HistoryStamp {
-    init(database: FileStamp?, log: FileStamp?) {
-        self.database = database
-        self.log = log
-    }
-}
-
-/// The suggestions' snapshots as the command sees them.
-public enum SuggestionSnapshots {
-    /// Removes every snapshot of `directories`: after `share history forget` or `clear`, no file
-    /// may still name whom the history held.
-    public static func removeAll(in directories: XDGDirectories) {
-        SuggestionSnapshot.removeAll(in: directories)
-    }
-}
-
 /// The lines of a file's bytes and the tab-separated fields of each, as ranges, found with
 /// `memchr` (a generic `split` goes byte by byte through the collection's indices).
 struct ByteLines {
     let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    /// The lines of `bytes`, from `position` on.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, from position: Int = 0) {
+        self.bytes = bytes
+        self.position = position
+    }
 
     /// True when `line` starts with `prefix`.
     func starts(_ line: Range<Int>, with prefix: [UInt8]) -> Bool {
@@ -384,15 +372,14 @@ struct SnapshotCandidates: Sendable, Equatable, Sequence {
                 return .some(candidates[position - 1])
             case .file(let bytes, let lines):
                 guard position < lines.upperBound else { return nil }
-                let start = position
-                let end = bytes.withUnsafeBufferPointer { buffer -> Int in
-                    guard let base = buffer.baseAddress, let found = memchr(base + start, 0x0A, lines.upperBound - start) else {
-                        return lines.upperBound
-                    }
-                    return UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+                let (candidate, next) = bytes.withUnsafeBufferPointer { buffer -> (SuggestionSnapshot.Candidate?, Int) in
+                    // Each candidate line ends with a line break (the `end` line follows them).
+                    var reader = ByteLines(UnsafeBufferPointer(rebasing: buffer[..<lines.upperBound]), from: position)
+                    guard let line = reader.next() else { return (nil, lines.upperBound) }
+                    return (SnapshotCandidates.parse(line, with: reader), line.upperBound + 1)
                 }
-                defer { position = end + 1 }
-                return .some(SnapshotCandidates.parse(position..<end, in: bytes))
+                position = next
+                return .some(candidate)
             }
         }
     }
@@ -405,25 +392,22 @@ struct SnapshotCandidates: Sendable, Equatable, Sequence {
     }
 
     /// `candidate<TAB>USES<TAB>LAST USED<TAB>SCORE<TAB>TYPE<TAB>ID<TAB>TITLE<TAB>SUBTITLE<TAB>ICON<TAB>PHOTO[<TAB>KEY<TAB>VALUE]…`
-    private static func parse(_ line: Range<Int>, in bytes: [UInt8]) -> SuggestionSnapshot.Candidate? {
-        bytes.withUnsafeBufferPointer { buffer -> SuggestionSnapshot.Candidate? in
-            let reader = ByteLines(buffer)
-            let parts = reader.fields(line)
-            guard parts.count >= 10, parts.count % 2 == 0, reader.text(parts[0]) == "candidate", let uses = reader.integer(parts[1]),
-                let lastUsed = reader.integer(parts[2]), let score = Double(reader.text(parts[3]))
-            else { return nil }
-            var presets: [String: String] = [:]
-            var next = 10
-            while next + 1 < parts.count {
-                presets[reader.text(parts[next])] = reader.text(parts[next + 1])
-                next += 2
-            }
-            return SuggestionSnapshot.Candidate(
-                suggestion: ActivitySuggestion(
-                    id: reader.text(parts[5]), activityType: ActivityType(reader.text(parts[4])), title: reader.text(parts[6]),
-                    subtitle: reader.text(parts[7]), iconName: reader.text(parts[8]),
-                    photoPath: parts[9].isEmpty ? nil : reader.text(parts[9]), presets: presets),
-                uses: uses, lastUsed: SuggestionSnapshot.date(lastUsed), score: score)
+    private static func parse(_ line: Range<Int>, with reader: ByteLines) -> SuggestionSnapshot.Candidate? {
+        let parts = reader.fields(line)
+        guard parts.count >= 10, parts.count % 2 == 0, reader.text(parts[0]) == "candidate", let uses = reader.integer(parts[1]),
+            let lastUsed = reader.integer(parts[2]), let score = Double(reader.text(parts[3]))
+        else { return nil }
+        var presets: [String: String] = [:]
+        var next = 10
+        while next + 1 < parts.count {
+            presets[reader.text(parts[next])] = reader.text(parts[next + 1])
+            next += 2
         }
+        return SuggestionSnapshot.Candidate(
+            suggestion: ActivitySuggestion(
+                id: reader.text(parts[5]), activityType: ActivityType(reader.text(parts[4])), title: reader.text(parts[6]),
+                subtitle: reader.text(parts[7]), iconName: reader.text(parts[8]),
+                photoPath: parts[9].isEmpty ? nil : reader.text(parts[9]), presets: presets),
+            uses: uses, lastUsed: SuggestionSnapshot.date(lastUsed), score: score)
     }
 }

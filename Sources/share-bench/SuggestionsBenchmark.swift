@@ -81,7 +81,7 @@ struct SuggestionsBenchmark {
     /// (untimed), and removes the snapshots when asked.
     private func build(_ items: [Any], with setup: Setup, start kind: Start) -> Built {
         if kind != .warm { HistorySuggestionSource.emptyProcessCaches() }
-        if kind == .coldWithoutSnapshot { SuggestionSnapshots.removeAll(in: setup.environment.directories) }
+        if kind == .coldWithoutSnapshot { SuggestionSnapshot.removeAll(in: setup.environment.directories) }
         let start = benchClock.now
         let controller = ActivityViewController(activityItems: items, applicationActivities: nil, registry: setup.registry)
         let source = HistorySuggestionSource(environment: setup.environment)
@@ -97,7 +97,7 @@ struct SuggestionsBenchmark {
         let controller = ActivityViewController(activityItems: items, applicationActivities: nil, registry: setup.registry)
         let sheet = controller.sheet
         if kind != .warm { HistorySuggestionSource.emptyProcessCaches() }
-        if kind == .coldWithoutSnapshot { SuggestionSnapshots.removeAll(in: setup.environment.directories) }
+        if kind == .coldWithoutSnapshot { SuggestionSnapshot.removeAll(in: setup.environment.directories) }
         let start = benchClock.now
         let source = HistorySuggestionSource(environment: setup.environment)
         _ = source.suggestions(for: sheet.itemKinds, offered: sheet.activities)

@@ -77,7 +77,7 @@ struct SuggestionSnapshotTests {
         return (titles, order, RankingCache.queries.withLock { $0 } - before)
     }
 
-    func snapshotURL(_ kinds: Set<String>) -> URL { SuggestionSnapshot.url(for: kinds, in: environment.directories) }
+    func snapshotURL(_ kinds: Set<String>) -> URL { URL(fileURLWithPath: HomeFiles.of(environment).snapshot(for: kinds)) }
 
     @Test("the first sheet reads the history once and leaves a snapshot; the next process's reads only the snapshot")
     func nextProcessReadsSnapshot() throws {

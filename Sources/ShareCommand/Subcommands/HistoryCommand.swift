@@ -65,7 +65,7 @@ enum HistoryCommand: ShareSubcommand {
             }
             for warning in result.warnings { context.warn(warning) }
             // The suggestions' snapshots name whom the history held: they go with it.
-            SuggestionSnapshots.removeAll(in: environment.directories)
+            SuggestionSnapshot.removeAll(in: environment.directories)
             context.standardOutput.write("forgot \(sharesWord(result.count))\n")
             return .success
         case "clear":
@@ -73,7 +73,7 @@ enum HistoryCommand: ShareSubcommand {
             let result = try await background { try history.clear() }
             for warning in result.warnings { context.warn(warning) }
             // The suggestions' snapshots name whom the history held: they go with it.
-            SuggestionSnapshots.removeAll(in: environment.directories)
+            SuggestionSnapshot.removeAll(in: environment.directories)
             context.standardOutput.write("forgot \(sharesWord(result.count))\n")
             return .success
         default:
