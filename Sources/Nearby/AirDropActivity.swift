@@ -131,10 +131,10 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity, Reci
                     try discovery.start()
                     self.discovery = discovery
                 } catch {
-                    message = "Discovery is not possible here (\(error)); give the device as HOST[:PORT]."
+                    message = "Discovery is not possible here (\(error)). Type the address of a device running LocalSend, such as 192.168.1.20."
                 }
             } else {
-                message = "Discovery is switched off; give the device as HOST[:PORT]."
+                message = "Discovery is switched off. Type the address of a device running LocalSend, such as 192.168.1.20."
             }
         }
         return ActivityInterface(
@@ -152,7 +152,7 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity, Reci
         [
             InterfaceField(
                 id: "to", label: "Device", kind: .choice(devices), isRequired: true,
-                help: "a device nearby, or HOST[:PORT] of one running LocalSend"),
+                help: "a device nearby, or the address of one running LocalSend, such as 192.168.1.20"),
             InterfaceField(
                 id: "pin", label: "PIN", kind: .text, help: "only when the receiver asks for one", isAdvanced: true,
                 isSecret: true),

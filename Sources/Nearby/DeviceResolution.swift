@@ -97,7 +97,7 @@ enum DeviceResolution {
     }
 
     private static func discoveryOff(_ target: String) -> ShareError {
-        ShareError(.unavailable, "AirDrop: \(target): discovery is switched off; give the device as HOST[:PORT]")
+        ShareError(.unavailable, "AirDrop: \(target): discovery is switched off; give the device's address instead, such as 192.168.1.20")
     }
 
     private static func notNearby(_ target: String, _ settings: NearbySettings) -> ShareError {
