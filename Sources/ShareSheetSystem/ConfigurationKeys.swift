@@ -23,6 +23,7 @@ public enum ConfigurationKeys {
                 .init(
                     "undo-seconds", "10 in the window, 0 elsewhere",
                     "seconds a message waits in the outbox, with Undo in the window, before it is sent"),
+                .init("image-size", "original", "the size photos go at: original, large (2048 px), medium (1024) or small (640)"),
             ]),
         // Read by MessageSettings.
         ConfigurationGroup(
@@ -30,6 +31,7 @@ public enum ConfigurationKeys {
             settings: [
                 .init("via", "auto", "auto, kdeconnect, handler (the sms: handler) or outbox"),
                 .init("kdeconnect-device", "none", "the KDE Connect device id to send through"),
+                .init("image-size", "original", "the size photos go at: original, large (2048 px), medium (1024) or small (640)"),
             ]),
         // Read by PrintActivity.
         ConfigurationGroup(
@@ -61,12 +63,16 @@ public enum ConfigurationKeys {
                 .init("port", "53317", "the TCP port of our own LocalSend server"),
                 .init("multicast-port", "53317", "the UDP port of discovery"),
                 .init("parallel-uploads", "3", "how many files go up at once (1 to 16)"),
+                .init("image-size", "original", "the size photos go at: original, large (2048 px), medium (1024) or small (640)"),
             ]),
         // Read by SocialComposer.
         ConfigurationGroup(
             "social", "every posting service",
             activities: ["twitter", "facebook", "weibo", "flickr", "vimeo", "mastodon"],
-            settings: [.init("rate-limit-wait", "120", "the most seconds to wait when a service says to slow down")]),
+            settings: [
+                .init("rate-limit-wait", "120", "the most seconds to wait when a service says to slow down"),
+                .init("image-size", "original", "the size photos go at: original, large (2048 px), medium (1024) or small (640)"),
+            ]),
         // Each service's group: SocialService.apiBase, SocialComposer.limit and the service's poster.
         ConfigurationGroup(
             "mastodon", "Post to Mastodon", activities: ["mastodon"],

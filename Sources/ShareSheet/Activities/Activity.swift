@@ -97,6 +97,19 @@ open class Activity {
     /// Does the work. The default finishes at once with `false`, so a sheet never hangs.
     open func perform() { activityDidFinish(false) }
 
+    /// True when the items go to another machine or person (a mail, a nearby device, a post):
+    /// photos then lose their location and camera serial numbers unless the person keeps them
+    /// (SPEC §13). Beyond UIKit; false by default.
+    open var sendsItemsAway: Bool { false }
+
+    /// True when photos must arrive in a format every receiver reads: HEIC, WebP and AVIF
+    /// become JPEG. Beyond UIKit; false by default.
+    open var needsWidelyReadImages: Bool { false }
+
+    /// The configuration group whose `image-size=` sets the size photos go at when the person
+    /// does not choose (`mail`); nil for none. Beyond UIKit.
+    open var imageSizeSettingGroup: String? { nil }
+
     /// Called when the sheet is dismissed while the activity runs: stop and leave nothing behind.
     /// Defaults to nothing.
     open func cancel() {}

@@ -51,6 +51,24 @@ open class ActivityViewController {
     public static let suggestionLimit = 8
     /// Values set ahead for activities' interfaces and options (`--subject`, `--to`…).
     public var presetValues: InterfaceValues = [:]
+    /// What the person changed about what is sent (SPEC §13): items left out, the photos'
+    /// size and location, edited text. Leaving items out makes the sheet again, so it offers
+    /// what can act on the rest.
+    public var itemChoices = ItemChoices() {
+        didSet { if oldValue.leftOut != itemChoices.leftOut { builtSheet = nil } }
+    }
+    /// Prepares the items the activity receives as `itemChoices` ask; nil takes the registry's
+    /// (`ActivityRegistry.itemPreparation`).
+    public var itemPreparer: (any ItemPreparing)? {
+        get {
+            if let chosenPreparer { return chosenPreparer }
+            guard let made = registry.itemPreparation?(registry.environment) else { return nil }
+            chosenPreparer = made
+            return made
+        }
+        set { chosenPreparer = newValue }
+    }
+    private var chosenPreparer: (any ItemPreparing)?
     /// Checks the presets against the picked activity once it is prepared, before its interface
     /// is shown or it performs: an error ends the share with it, so nothing is sent with a
     /// mistyped key. Given the activity and its interface (nil when it has none).
@@ -177,14 +195,19 @@ open class ActivityViewController {
 
     private func buildSheet() -> ActivitySheet {
         let entries = placeholderEntries()
-        let plainItems = entries.map(\.placeholder)
-        let typedItems = entries.map { Self.typed($0.placeholder, declaredType: $0.declaredType) }
+        let allPlainItems = entries.map(\.placeholder)
+        let allTypedItems = entries.map { Self.typed($0.placeholder, declaredType: $0.declaredType) }
         let excluded = Set(excludedActivityTypes ?? [])
         // Each item is classified once per sheet; built-ins decide from these kinds.
-        let kinds = typedItems.map(ItemKind.of)
+        let allKinds = allTypedItems.map(ItemKind.of)
+        // The header shows every item; what is offered depends on the items that are sent.
+        let sent = entries.indices.filter { !itemChoices.leftOut.contains($0) }
+        let plainItems = sent.count == entries.count ? allPlainItems : sent.map { allPlainItems[$0] }
+        let typedItems = sent.count == entries.count ? allTypedItems : sent.map { allTypedItems[$0] }
+        let kinds = sent.count == entries.count ? allKinds : sent.map { allKinds[$0] }
         let known = KnownItemKinds(kinds: kinds, of: typedItems)
-        var sheet = ActivitySheet(shareRow: [], actionRow: [], unavailable: [], itemKinds: kinds)
-        sheet.previews = zip(entries, kinds).map { entry, kind in
+        var sheet = ActivitySheet(shareRow: [], actionRow: [], unavailable: [], itemKinds: allKinds)
+        sheet.previews = zip(entries, allKinds).map { entry, kind in
             ItemPreview(placeholder: entry.placeholder, linkMetadata: entry.linkMetadata, kind: kind)
         }
         if builtIns == nil { builtIns = registry.makeBuiltInActivities() }
@@ -326,7 +349,10 @@ open class ActivityViewController {
         var runs: [PendingRun] = []
         var reruns: [ObjectIdentifier: Operation] = [:]
         for (index, entry) in entries.enumerated() {
-            if let provider = entry.source as? ActivityItemProvider {
+            if itemChoices.leftOut.contains(index) {
+                // Never asked for: the person left it out before the pick.
+                slots.append(.leftOut)
+            } else if let provider = entry.source as? ActivityItemProvider {
                 if let finished = finishedProviderItems[index], finished.type == type {
                     slots.append(.ready(finished.item))
                 } else {
@@ -379,6 +405,8 @@ open class ActivityViewController {
         case ready(Any?)
         /// Made by `runs[n]`.
         case pending(Int)
+        /// Left out by the person (`itemChoices`).
+        case leftOut
     }
 
     private func resolve(
@@ -416,8 +444,9 @@ open class ActivityViewController {
 
         var resolved: [(item: Any, typed: Any, source: (any ActivityItemSource)?)] = []
         for (index, slot) in slots.enumerated() {
-            let value: Any?
+            var value: Any?
             switch slot {
+            case .leftOut: continue
             case .ready(let ready): value = ready
             case .pending(let number):
                 if let error = results[number].failure {
@@ -428,15 +457,31 @@ open class ActivityViewController {
             }
             let source = placeholderEntries()[index].source
             let declared = source?.activityViewController(self, dataTypeIdentifierForActivityType: type)
-            guard let value, !(value is NSNull) else { continue }
+            guard value != nil, !(value is NSNull) else { continue }
+            if let edited = itemChoices.editedTexts[index], value is String { value = edited }
+            guard let value else { continue }
             resolved.append((value, Self.typed(value, declaredType: declared.flatMap { $0.isEmpty ? nil : $0 }), source))
         }
-        start(activity, type: type, resolved: resolved)
+        let (run, items) = makeRun(of: activity, type: type, resolved: resolved)
+        guard let preparer = itemPreparer, preparer.needsPreparing(items, for: run, choices: itemChoices) else {
+            start(run, type: type, items: items)
+            return
+        }
+        do {
+            let prepared = try await preparer.prepare(items, for: run, choices: itemChoices)
+            guard id == presentationID, phase == .resolving(type) else { return }
+            start(run, type: type, items: prepared)
+        } catch {
+            guard id == presentationID, phase == .resolving(type) else { return }
+            complete(ShareOutcome(activityType: type, completed: false, returnedItems: nil, error: error))
+        }
     }
 
-    private func start(
-        _ picked: Activity, type: ActivityType, resolved: [(item: Any, typed: Any, source: (any ActivityItemSource)?)]
-    ) {
+    /// The activity that runs (a prototype's own copy) with its context set, and the items it
+    /// receives: a built-in only those it accepts.
+    private func makeRun(
+        of picked: Activity, type: ActivityType, resolved: [(item: Any, typed: Any, source: (any ActivityItemSource)?)]
+    ) -> (Activity, [Any]) {
         // A prototype shared by sheets is never run itself: the run gets an activity of its own.
         let activity: Activity
         if let prototype = picked as? ActivityPrototype {
@@ -462,7 +507,11 @@ open class ActivityViewController {
                 resolved[index].source?.activityViewController(self, thumbnailImageForActivityType: type, suggestedSize: size)
             }
         }
-        activity.prepare(withActivityItems: usable.map { items[$0] })
+        return (activity, usable.map { items[$0] })
+    }
+
+    private func start(_ activity: Activity, type: ActivityType, items: [Any]) {
+        activity.prepare(withActivityItems: items)
 
         currentActivity = activity
         let id = presentationID
@@ -595,6 +644,8 @@ open class ActivityViewController {
     private func complete(_ outcome: ShareOutcome) {
         guard phase != .idle else { return }
         phase = .idle
+        // The activity is done with the prepared copies (a queued share copied them).
+        chosenPreparer?.finish()
         currentActivity?.finishing.connect(nil)
         currentActivity = nil
         currentInterface = nil

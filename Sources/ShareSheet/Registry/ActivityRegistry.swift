@@ -17,6 +17,9 @@ public final class ActivityRegistry {
     public var environment: HostEnvironment
     /// Activities installed applications add (share targets), or nil for built-ins only.
     public var extensions: (any ActivityExtensionCatalog)?
+    /// Makes the preparer of each share's items (photos resized, location removed: SPEC §13),
+    /// or nil to send every item as its source gives it. The built-ins module sets it.
+    public var itemPreparation: (@MainActor (HostEnvironment) -> any ItemPreparing)?
 
     /// Makes a registry of the given built-ins (the catalog by default), none installed, for
     /// the host `environment` (this process's by default).

@@ -22,6 +22,10 @@ open class BuiltInActivity: Activity {
     open override var category: Category { descriptor.category }
     open override var activityTitle: String? { descriptor.title }
 
+    open override var sendsItemsAway: Bool { descriptor.sendsItemsAway }
+    open override var needsWidelyReadImages: Bool { descriptor.needsWidelyReadImages }
+    open override var imageSizeSettingGroup: String? { descriptor.imageSizeSettingGroup }
+
     /// True when at least one item is of a kind the descriptor accepts.
     open override func canPerform(withActivityItems activityItems: [Any]) -> Bool {
         // Whether any item fits depends only on which kinds there are: each distinct kind is

@@ -28,6 +28,32 @@ public struct BuiltInActivityDescriptor: Sendable {
 }
 
 extension BuiltInActivityDescriptor {
+    /// Posting, mail, messages and nearby devices send the items away from this machine
+    /// (SPEC §13); saving, copying, printing and opening keep them here.
+    public var sendsItemsAway: Bool {
+        Self.sendingAway.contains(type)
+    }
+
+    /// Mail, messages and posts reach receivers that may not read HEIC, WebP or AVIF; a nearby
+    /// device gets the photo as it is.
+    public var needsWidelyReadImages: Bool { sendsItemsAway && type != .airDrop }
+
+    /// The configuration group whose `image-size=` applies: the activity's own for Mail and
+    /// Message, `nearby` for AirDrop, `social` for every posting service.
+    public var imageSizeSettingGroup: String? {
+        switch type {
+        case .mail: "mail"
+        case .message: "message"
+        case .airDrop: "nearby"
+        default: sendsItemsAway ? "social" : nil
+        }
+    }
+
+    private static let sendingAway: Set<ActivityType> = [
+        .postToFacebook, .postToTwitter, .postToWeibo, .postToTencentWeibo, .postToFlickr, .postToVimeo, .postToMastodon,
+        .message, .mail, .airDrop,
+    ]
+
     /// The built-ins of SPEC §1.7, share row first, each row in the table's order.
     public static let catalog: [BuiltInActivityDescriptor] = [
         .init(type: .postToFacebook, title: "Facebook", name: "facebook", category: .share, acceptance: .socialPost),

@@ -74,7 +74,7 @@ public final class ShareSession {
             if !cancelled, let type = outcome.activityType, (activity as? UndoableActivity)?.wasUndone == true {
                 // Taken back before it went: the form again, with everything the person gave it.
                 carry(controller.submittedValues, into: &carried)
-                controller = try makeController(carried)
+                controller = try remade(from: controller, carrying: carried)
                 self.controller = controller
                 picking = type
                 refilling = true
@@ -96,7 +96,7 @@ public final class ShareSession {
                     carry(controller.submittedValues.filter { $0.key != need.field }, into: &carried)
                     carried.removeAll { $0.key == need.field }
                     carried.append((key: need.field, value: answer))
-                    controller = try makeController(carried)
+                    controller = try remade(from: controller, carrying: carried)
                     self.controller = controller
                     picking = type
                     continue
@@ -108,6 +108,16 @@ public final class ShareSession {
             frontEnd.sessionEnded(ending)
             return ending
         }
+    }
+
+    /// A controller for the next run: the values set ahead, and what the person chose to send
+    /// (items left out, photo size and location, edited text) as before.
+    private func remade(from previous: ActivityViewController, carrying carried: [(key: String, value: String)]) throws
+        -> ActivityViewController
+    {
+        let next = try makeController(carried)
+        next.itemChoices = previous.itemChoices
+        return next
     }
 
     /// Adds what the person gave a form to the values set ahead for the next run, replacing
