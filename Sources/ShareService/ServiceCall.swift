@@ -30,6 +30,12 @@ struct ServiceCall {
     var customActions: [CustomAction] = []
     /// `parent_window`: "", `x11:XID` or `wayland:HANDLE`.
     var parentWindow = ""
+    /// `sent-items`, `image-size` and `keep-location`: what goes, and how photos go.
+    var choices = ItemChoices()
+    /// `choose-items` (default true): whether the window lets the person leave items out.
+    var choosesItems = true
+    /// `sent-items` as given, checked against the items once they are read.
+    private var sentItems: [Int]?
 
     /// Why a call cannot be carried out, in one line naming the item or option.
     struct Problem: Error {
@@ -45,6 +51,12 @@ struct ServiceCall {
             if entries.isEmpty { throw Problem(message: "no items: give at least one text, uri or fd") }
             for (index, entry) in entries.enumerated() {
                 items.append(try item(entry, number: index + 1, fileDescriptors: fileDescriptors))
+            }
+            if let sentItems {
+                if let wrong = sentItems.first(where: { !items.indices.contains($0) }) {
+                    throw Problem(message: "sent-items: there is no item \(wrong) (positions start at 0; \(items.count) were sent)")
+                }
+                choices.leftOut = Set(items.indices).subtracting(sentItems)
             }
         } catch let error as WireError {
             for descriptor in descriptors { close(descriptor) }
@@ -137,6 +149,15 @@ struct ServiceCall {
         activity = options.activity
         suggestion = options.suggestion
         interactive = options.interactive ?? true
+        choosesItems = options.chooseItems ?? true
+        sentItems = options.sentItems
+        choices.keepsLocation = options.keepLocation == true ? true : nil
+        if let name = options.imageSize {
+            guard let size = ImageSize(named: name) else {
+                throw Problem(message: "image-size must be original, large, medium or small, not '\(name)'")
+            }
+            choices.imageSize = size
+        }
         customActions = options.customActions.map {
             CustomAction(id: $0.id, title: $0.title, iconName: $0.iconName.isEmpty ? nil : $0.iconName)
         }

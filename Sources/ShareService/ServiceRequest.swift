@@ -79,7 +79,7 @@ final class ServiceRequest {
             let call = self.call
             let controller = try host.controller(
                 for: call.items, presets: call.presets, excluding: call.exclusions,
-                applicationActivities: call.customActions)
+                applicationActivities: call.customActions, choices: call.choices)
             // A run again with a person's answer (a receiver's PIN) gets the same items and more presets.
             let session = ShareSession(host: host, first: controller) { asked in
                 var presets = call.presets

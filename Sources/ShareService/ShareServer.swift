@@ -204,7 +204,8 @@ public final class ShareServer {
             let call = try ServiceCall(items: items, options: options, fileDescriptors: invocation.descriptors)
             defer { for descriptor in call.descriptors { close(descriptor) } }
             let controller = try host.controller(
-                for: call.items, presets: call.presets, excluding: call.exclusions, applicationActivities: call.customActions)
+                for: call.items, presets: call.presets, excluding: call.exclusions, applicationActivities: call.customActions,
+                choices: call.choices)
             let suggestions = controller.suggestions.map { WireSuggestion($0, names: host.names) }
             invocation.returnValue(WireSuggestionListing.encode(suggestions))
         } catch {
@@ -215,7 +216,8 @@ public final class ShareServer {
     /// The sheet's activities for a call, offered first, then the rest with their reasons.
     private func listing(_ call: ServiceCall) throws -> [WireActivity] {
         let controller = try host.controller(
-            for: call.items, presets: call.presets, excluding: call.exclusions, applicationActivities: call.customActions)
+            for: call.items, presets: call.presets, excluding: call.exclusions, applicationActivities: call.customActions,
+                choices: call.choices)
         let sheet = controller.sheet
         func entry(_ activity: Activity, reason: String?) -> WireActivity {
             let name = host.names.entry(for: activity)

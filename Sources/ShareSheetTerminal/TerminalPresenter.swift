@@ -105,7 +105,7 @@ public final class TerminalPresenter: Presenter {
         let picks = SheetScreen.choices(sheet)
         // Raw mode first: when the terminal refuses it, the numbered rows are drawn instead.
         let keys = picks.isEmpty ? nil : keys.flatMap { $0.enterRawMode() ? $0 : nil }
-        output.write(SheetScreen.render(sheet, items: controller.activityItems, style: style, numbered: keys == nil, names: names))
+        output.write(sheetText(controller, numbered: keys == nil))
         startProgressLine(controller: controller)
         let id = presentation
         conversation = Task { [weak self, weak controller] in
@@ -173,7 +173,8 @@ public final class TerminalPresenter: Presenter {
 
     // MARK: The pick
 
-    private func askForPick(among picks: [SheetChoice], controller: ActivityViewController, presentation id: Int) async {
+    private func askForPick(among shown: [SheetChoice], controller: ActivityViewController, presentation id: Int) async {
+        var picks = shown
         let prompt =
             picks.isEmpty
             ? "Press Enter to close: "
@@ -188,6 +189,11 @@ public final class TerminalPresenter: Presenter {
                 controller.dismiss()
                 return
             }
+            if let step = ChoiceStep.named(typed, among: ChoiceStep.offered(for: controller.sheet.itemKinds)) {
+                await run(step, controller: controller, numbered: true, presentation: id)
+                picks = SheetScreen.choices(controller.sheet)
+                continue
+            }
             guard let choice = SheetScreen.match(typed, in: picks, names: names) else {
                 let hint = picks.isEmpty ? "" : ": type a number from 1 to \(picks.count), or a name"
                 output.write(InterfaceScreen.problemLine("no activity '\(typed)'\(hint)", style: style))
@@ -201,9 +207,10 @@ public final class TerminalPresenter: Presenter {
     /// The arrow-key picker: the matches of what was typed, one selected; Enter picks it.
     /// Raw mode ends on every way out (pick, Escape, Ctrl-C, Ctrl-D, dismissal).
     private func pickWithKeys(
-        among picks: [SheetChoice], keys: any KeySource, controller: ActivityViewController, presentation id: Int
+        among shown: [SheetChoice], keys: any KeySource, controller: ActivityViewController, presentation id: Int
     ) async {
         defer { keys.leaveRawMode() }
+        var picks = shown
         var filter = ""
         var selected = 0
         var drawnLines = 0
@@ -255,6 +262,17 @@ public final class TerminalPresenter: Presenter {
                 wasInterrupted = true
                 return controller.dismiss()
             case .enter:
+                if let step = ChoiceStep.named(filter, among: ChoiceStep.offered(for: controller.sheet.itemKinds)) {
+                    // A step asks in lines, so the picker gives the terminal back meanwhile.
+                    finish("")
+                    keys.leaveRawMode()
+                    await run(step, controller: controller, numbered: false, presentation: id)
+                    guard isCurrent(id), keys.enterRawMode() else { return controller.dismiss() }
+                    picks = SheetScreen.choices(controller.sheet)
+                    filter = ""
+                    matches = draw()
+                    continue
+                }
                 guard matches.indices.contains(selected) else { continue }
                 let choice = matches[selected].choice
                 let title = choice.shown(names).title
@@ -464,7 +482,7 @@ public final class TerminalPresenter: Presenter {
     }
 
     /// Writes `prompt` and waits for a line; nil at the end of input or once dismissed.
-    private func ask(_ prompt: String, presentation id: Int) async -> String? {
+    func ask(_ prompt: String, presentation id: Int) async -> String? {
         guard isCurrent(id) else { return nil }
         promptIsOpen = true
         let line: String?
@@ -496,7 +514,7 @@ public final class TerminalPresenter: Presenter {
     }
 
     /// Asks for lines until one holding only "."; nil at the end of input.
-    private func askLines(_ prompt: String, presentation id: Int) async -> String? {
+    func askLines(_ prompt: String, presentation id: Int) async -> String? {
         var lines: [String] = []
         var current = prompt
         while true {
@@ -507,7 +525,7 @@ public final class TerminalPresenter: Presenter {
         }
     }
 
-    private func isCurrent(_ id: Int) -> Bool { id == presentation && !Task.isCancelled }
+    func isCurrent(_ id: Int) -> Bool { id == presentation && !Task.isCancelled }
 }
 
 extension InterfaceField.Kind {

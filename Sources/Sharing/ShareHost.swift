@@ -39,16 +39,19 @@ public final class ShareHost {
     ///     (`unknownSettings`), so a mistyped key never lets a share go out without it.
     ///   - suggesting: false when the activity is already chosen and no sheet is shown: the
     ///     history is not read for suggestions and an order nobody sees.
+    ///   - choices: what the person chose to send: items left out, photos' size and location.
     /// - Throws: a usage error naming an unknown activity.
     public func controller(
         for items: [ResolvedItem], presets: SharePresets = SharePresets(), excluding: [String] = [],
-        applicationActivities: [Activity] = [], rejectingUnknownSettings: Bool = false, suggesting: Bool = true
+        applicationActivities: [Activity] = [], rejectingUnknownSettings: Bool = false, suggesting: Bool = true,
+        choices: ItemChoices = ItemChoices()
     ) throws -> ActivityViewController {
         let excluded = try excluding.map(names.type(named:))
         let controller = ActivityViewController(
             activityItems: items.map(\.value), applicationActivities: applicationActivities, registry: registry)
         controller.excludedActivityTypes = excluded.isEmpty ? nil : excluded
         controller.presetValues = presets.values
+        controller.itemChoices = choices
         if suggesting, let source = suggestionSourceMaker?() {
             controller.suggestionSource = source
             controller.history = source

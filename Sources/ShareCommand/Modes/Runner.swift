@@ -51,6 +51,8 @@ struct Runner {
         if invocation.items.isEmpty {
             throw ShareError(.usage, "nothing to share: give a file, a URL, - or --text")
         }
+        // A wrong --only is said before any item is read.
+        let choices = try invocation.choices(forItemCount: invocation.items.count)
         if invocation.mode == .sheet, invocation.sheetStyle == .window, !context.canOpenWindows {
             throw ShareError(.unavailable, "--gui needs the share program's main loop; this caller can only show the terminal sheet")
         }
@@ -83,7 +85,7 @@ struct Runner {
         // An activity named on the command line shows no sheet: nothing is suggested for it.
         var controller = try host.controller(
             for: items, presets: invocation.presets, excluding: invocation.exclusions, rejectingUnknownSettings: true,
-            suggesting: chosen == nil)
+            suggesting: chosen == nil, choices: choices)
         var presets = invocation.presets
         if case .suggestion(let id) = invocation.mode {
             // The suggestion's presets over the command line's, on a sheet that has them.
@@ -91,7 +93,8 @@ struct Runner {
             presets = presets.applying(suggestion)
             chosen = suggestion.activityType
             controller = try host.controller(
-                for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true, suggesting: false)
+                for: items, presets: presets, excluding: invocation.exclusions, rejectingUnknownSettings: true, suggesting: false,
+                choices: choices)
         }
         if let steps = registry.environment.steps {
             for (item, kind) in zip(items, controller.sheet.itemKinds) { steps.say(VerboseLog.describe(item, kind: kind)) }
@@ -99,7 +102,7 @@ struct Runner {
 
         switch invocation.mode {
         case .list:
-            return try list(controller.sheet, items: items)
+            return try list(controller.sheet, items: items, leftOut: controller.itemChoices.leftOut)
         case .explain:
             return explain(chosen!, sheet: controller.sheet, items: items)
         case .activity, .suggestion:
@@ -258,10 +261,12 @@ struct Runner {
 
     // MARK: --list
 
-    private func list(_ sheet: ActivitySheet, items: [ResolvedItem]) throws -> Termination {
-        try list(
+    private func list(_ sheet: ActivitySheet, items: [ResolvedItem], leftOut: Set<Int>) throws -> Termination {
+        // The items that go: what is offered is offered for them.
+        let sent = zip(items, sheet.itemKinds).enumerated().filter { !leftOut.contains($0.offset) }.map(\.element)
+        return try list(
             SheetListing(
-                items: zip(items, sheet.itemKinds).map { SheetListing.Item(label: $0.label, kind: $1) },
+                items: sent.map { SheetListing.Item(label: $0.label, kind: $1) },
                 share: sheet.shareRow.map(entry), action: sheet.actionRow.map(entry),
                 unavailable: sheet.unavailable.map { entry($0.activity, reason: reason(of: $0, on: sheet)) },
                 suggestions: sheet.suggestions.map { SheetListing.Suggestion($0, activity: host.names.name(of: $0.activityType)) }))

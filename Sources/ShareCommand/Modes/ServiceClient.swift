@@ -142,6 +142,10 @@ final class ServiceShareRequest {
             options.subject = invocation.subject
             if !invocation.recipients.isEmpty { options.fields.append(.init("to", invocation.recipients.joined(separator: ","))) }
             options.fields += invocation.presets.settings.map { WireOptions.Field($0.key, $0.value) }
+            let choices = try invocation.choices(forItemCount: items.count)
+            if !choices.leftOut.isEmpty { options.sentItems = items.indices.filter { !choices.leftOut.contains($0) } }
+            options.imageSize = invocation.imageSize?.rawValue
+            if invocation.keepsLocation { options.keepLocation = true }
         }
 
         self.items = items

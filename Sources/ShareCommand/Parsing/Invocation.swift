@@ -57,6 +57,26 @@ struct Invocation: Equatable {
     var exclusions: [String] = []
     /// `--app ID`: the application Open In uses, without asking.
     var application: String?
+    /// `--only N,…`: the items that go, by position from 1, as typed; nil for all.
+    var only: String?
+    /// `--size`: the size photos go at; nil for the activity's default.
+    var imageSize: ImageSize?
+    /// `--keep-location`: photos keep their location and camera data even when they leave.
+    var keepsLocation = false
+
+    /// What `--only`, `--size` and `--keep-location` choose, for `count` items.
+    /// - Throws: a usage error naming an `--only` position that is not one of the items.
+    func choices(forItemCount count: Int) throws -> ItemChoices {
+        var choices = ItemChoices(imageSize: imageSize, keepsLocation: keepsLocation ? true : nil)
+        if let only {
+            do {
+                choices.leftOut = try ItemSelection.leftOut(keeping: only, of: count)
+            } catch let error as ShareError {
+                throw ShareError(.usage, "--only: " + error.message)
+            }
+        }
+        return choices
+    }
 
     /// `--to`, `--subject`, `--set` and `--app` as the share layer's presets.
     var presets: SharePresets {

@@ -1,3 +1,5 @@
+import ShareSheet
+
 /// The options of `share` itself (not of a subcommand), each declared once with what it does:
 /// `Invocation.parse` reads the command line with these declarations and hands every option to
 /// its own action, and `--help`, the completions and the man page list them.
@@ -34,6 +36,18 @@ enum ShareOptions {
         },
         .value("--app", "ID", "open with this application (open-in; a desktop-file id)") { reading, application in
             reading.invocation.application = application
+        },
+        .value("--only", "N[,N]", "send only these items, by position from 1 (1,3 or 2-4)") { reading, list in
+            reading.invocation.only = list
+        },
+        .value("--size", "SIZE", "photos go at original, large (2048 px), medium (1024) or small (640)") { reading, name in
+            guard let size = ImageSize(named: name) else {
+                throw ShareError(.usage, "--size takes original, large, medium or small, not '\(name)'")
+            }
+            reading.invocation.imageSize = size
+        },
+        .flag("--keep-location", "photos that leave this computer keep their location and camera serial") {
+            $0.invocation.keepsLocation = true
         },
         .flag("--json", "print one JSON object: the list, or the result") { $0.invocation.json = true },
         .flag("--pretty", "with --json: indented, one member per line") { $0.invocation.pretty = true },

@@ -19,6 +19,16 @@ public struct WireOptions: Equatable, Sendable {
     public var interactive: Bool?
     /// `custom-actions` (a(sss)): the caller's own activities.
     public var customActions: [CustomAction]
+    /// `choose-items` (b): whether the person may leave items out in the window; absent means
+    /// true.
+    public var chooseItems: Bool?
+    /// `sent-items` (au): the positions (from 0) of the items that go; absent sends them all.
+    public var sentItems: [Int]?
+    /// `image-size` (s): `original`, `large`, `medium` or `small`; absent takes the activity's
+    /// default.
+    public var imageSize: String?
+    /// `keep-location` (b): photos keep their location and camera serial even when they leave.
+    public var keepLocation: Bool?
 
     /// One `fields` entry.
     public struct Field: Equatable, Sendable {
@@ -77,6 +87,10 @@ public struct WireOptions: Equatable, Sendable {
         entries.add("activity", activity)
         entries.add("suggestion", suggestion)
         entries.add("interactive", interactive)
+        entries.add("choose-items", chooseItems)
+        if let sentItems { entries.add("sent-items", .array(of: "u", sentItems.map { .uint32(UInt32(clamping: $0)) })) }
+        entries.add("image-size", imageSize)
+        entries.add("keep-location", keepLocation)
         if !customActions.isEmpty {
             entries.add(
                 "custom-actions",
@@ -95,6 +109,10 @@ public struct WireOptions: Equatable, Sendable {
             fields: (try options.optional("fields", type: "a{ss}")?.stringPairs ?? []).map { Field($0.0, $0.1) },
             excludedActivities: try options.strings("excluded-activities") ?? [], activity: try options.string("activity"),
             interactive: try options.bool("interactive"), suggestion: try options.string("suggestion"))
+        chooseItems = try options.bool("choose-items")
+        sentItems = try options.optional("sent-items", type: "au")?.children.map { Int($0.uint32 ?? 0) }
+        imageSize = try options.string("image-size")
+        keepLocation = try options.bool("keep-location")
         for action in try options.optional("custom-actions", type: "a(sss)")?.children ?? [] {
             let fields = action.children.map { $0.string ?? "" }
             guard fields.count == 3, !fields[0].isEmpty, !fields[1].isEmpty else {

@@ -21,9 +21,10 @@ public enum SheetScreen {
     /// The sheet as text, ending with a blank line.
     /// With `numbered` false only the items are shown: the arrow-key picker lists the activities.
     public static func render(
-        _ sheet: ActivitySheet, items: [Any], style: TerminalStyle, numbered: Bool = true, names: ActivityNames = .catalog
+        _ sheet: ActivitySheet, items: [Any], style: TerminalStyle, numbered: Bool = true, names: ActivityNames = .catalog,
+        leftOut: Set<Int> = []
     ) -> String {
-        var text = header(items: items, kinds: sheet.itemKinds, style: style)
+        var text = header(items: items, kinds: sheet.itemKinds, style: style, leftOut: leftOut)
         text += "\n"
         guard numbered else { return text }
         let picks = pickable(sheet)
@@ -63,7 +64,7 @@ public enum SheetScreen {
 
     /// "Sharing 2 items:" and one line per item with its kind, each cut to the width; a long
     /// list folded to its first few items and a count.
-    static func header(items: [Any], kinds: [ItemKind], style: TerminalStyle) -> String {
+    static func header(items: [Any], kinds: [ItemKind], style: TerminalStyle, leftOut: Set<Int> = []) -> String {
         let count = kinds.count
         var text = style.bold("Sharing \(count) \(count == 1 ? "item" : "items"):".truncated(to: style.width)) + "\n"
         let shownCount = count > foldsAfter ? shownWhenFolded : count
@@ -73,9 +74,10 @@ public enum SheetScreen {
         // The name gets at most half the line; the kind what is left of it.
         let nameWidth = min(names.map(\.visibleWidth).max() ?? 0, max(8, style.width / 2 - 2))
         let kindWidth = max(4, style.width - nameWidth - 4)
-        for (name, kind) in zip(names, kinds) {
+        for (index, (name, kind)) in zip(names, kinds).enumerated() {
             let shown = name.truncated(to: nameWidth)
-            text += "  " + shown.padded(to: nameWidth) + "  " + style.dim(kind.description.truncated(to: kindWidth)) + "\n"
+            let said = leftOut.contains(index) ? "left out" : kind.description
+            text += "  " + shown.padded(to: nameWidth) + "  " + style.dim(said.truncated(to: kindWidth)) + "\n"
         }
         if count > shownCount {
             text += "  " + style.dim("… and \(count - shownCount) more") + "\n"
