@@ -5,7 +5,12 @@ import Testing
 
 /// Formats a receiver may not read become JPEG, told by content, with the location removed on
 /// the way. libheif on Debian 12 encodes HEIC (x265) and AVIF (aom), so both are made here with
-/// `vips copy` from a JPEG that carries location and serials.
+/// `vips copy` from a JPEG that carries location, serials and Exif orientation 6.
+///
+/// HEIF readers turn a picture by the container's `irot`/`imir` boxes and ignore the Exif
+/// orientation inside (libheif, libvips and phones alike), and `vips copy` writes no `irot`: the
+/// HEIC and AVIF fixtures display at their stored 1600×1200, and the JPEG made from them must
+/// not carry the stale orientation 6, or a receiver would turn it wrongly.
 @Suite("Photo conversion")
 struct ConversionTests {
     /// A 1600×1200 photo with location, orientation 6, in the format `name`'s extension says.
@@ -72,7 +77,8 @@ struct ConversionTests {
         let prepared = try PhotoPreparation.prepare(source, options: PhotoOptions(longEdge: 640, convertsToJPEG: true), into: out)
 
         #expect(prepared.url == out.appendingPathComponent("IMG_1.jpg"))
-        try expectJPEG(prepared.url, width: 480, height: 640)
+        try expectJPEG(prepared.url, width: 640, height: 480)
+        #expect(try PhotoFixture.value("Exif.Image.Orientation", in: prepared.url).map { $0 == "1" } ?? true)
         let sent = try PhotoFixture.metadata(prepared.url)
         #expect(!sent.contains("GPS"))
         #expect(!sent.contains("SerialNumber"))
@@ -90,7 +96,8 @@ struct ConversionTests {
             source, options: PhotoOptions(removesLocation: false, convertsToJPEG: true), into: out)
 
         #expect(prepared.url == out.appendingPathComponent("picture.jpg"))
-        try expectJPEG(prepared.url, width: 1200, height: 1600)
+        try expectJPEG(prepared.url, width: 1600, height: 1200)
+        #expect(try PhotoFixture.value("Exif.Image.Orientation", in: prepared.url).map { $0 == "1" } ?? true)
         #expect(try PhotoFixture.value("Exif.GPSInfo.GPSLatitude", in: prepared.url) == "48/1 51/1 2400/100")
     }
 

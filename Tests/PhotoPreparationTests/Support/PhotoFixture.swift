@@ -45,9 +45,10 @@ enum PhotoFixture {
         try Command.run("/usr/bin/exiv2", ["-pa", url.path]).standardOutput
     }
 
-    /// The raw value of one key (`exiv2 -g KEY -Pv`), or nil when absent.
+    /// The raw value of one key (`exiv2 -K KEY -Pv`: the exact key; `-g` would match
+    /// GPSLatitudeRef too), or nil when absent.
     static func value(_ key: String, in url: URL) throws -> String? {
-        let output = try Command.run("/usr/bin/exiv2", ["-g", key, "-Pv", url.path]).standardOutput
+        let output = try Command.run("/usr/bin/exiv2", ["-K", key, "-Pv", url.path]).standardOutput
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return output.isEmpty ? nil : output
     }
