@@ -218,6 +218,7 @@ let package = Package(
             dependencies: [
                 "ShareSheet", "ShareSheetTesting", "ReadingList", "PhotoLibrary", "Printing",
                 "ShareSheetBuiltins", "ShareTargets", "ShareHistory", "ShareSuggestions", "Contacts",
+                "PhotoPreparation",
             ]),
 
         .testTarget(name: "MailTests", dependencies: ["Mail", "ShareSheet", "ShareSheetSystem", "LocalTestSupport", "share"]),
@@ -303,4 +304,16 @@ package.targets += [
     .executableTarget(name: "fuzz-localsend", dependencies: ["FuzzSupport", "Nearby"], path: "Sources/Fuzz/LocalSend"),
     .executableTarget(name: "fuzz-arguments", dependencies: ["FuzzSupport", "ShareCommand"], path: "Sources/Fuzz/Arguments"),
     .executableTarget(name: "fuzz-mime-headers", dependencies: ["FuzzSupport", "Mail"], path: "Sources/Fuzz/MIMEHeaders"),
+]
+
+// Preparing a photo to leave the machine (#27, the image half of "choose what is sent"): resized
+// and converted with libvips, location and camera serials removed with gexiv2.
+package.products += [.library(name: "PhotoPreparation", targets: ["PhotoPreparation"])]
+package.targets += [
+    .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+    // libvips' operations take their options as variadic name/value lists, and VIPS_INIT is a macro.
+    .target(name: "CVipsShims", dependencies: ["CVips"]),
+    .systemLibrary(name: "CGexiv2", path: "Sources/CGexiv2", pkgConfig: "gexiv2", providers: [.apt(["libgexiv2-dev"])]),
+    .target(name: "PhotoPreparation", dependencies: ["ShareSheet", "CVips", "CVipsShims", "CGexiv2", "GLibErrors"]),
+    .testTarget(name: "PhotoPreparationTests", dependencies: ["PhotoPreparation", "ShareSheet", "LocalTestSupport"]),
 ]

@@ -1,0 +1,74 @@
+import Foundation
+import LocalTestSupport
+import PhotoPreparation
+import ShareSheet
+import Testing
+
+/// What cannot be prepared fails with a message naming the file, and leaves nothing behind.
+@Suite("Photo preparation failures")
+struct FailureTests {
+    func expectBadData(_ source: URL, _ options: PhotoOptions, out: URL) throws {
+        #expect {
+            _ = try PhotoPreparation.prepare(source, options: options, into: out)
+        } throws: { error in
+            guard let error = error as? ShareError else { return false }
+            return error.kind == .badData && error.message.hasPrefix(source.lastPathComponent + ": ")
+                && !error.message.contains("\n")
+        }
+        #expect(try PhotoFixture.contents(of: out).isEmpty)
+    }
+
+    @Test("a text file named .jpg: bad data, naming the file")
+    func notAnImage() throws {
+        let scratch = try TemporaryFolder("photo-failure")
+        defer { scratch.remove() }
+        let source = try scratch.write("photo.jpg", Data("not a photo at all\n".utf8))
+        let out = try scratch.folder("out")
+        do {
+            _ = try PhotoPreparation.prepare(source, options: PhotoOptions(), into: out)
+            Issue.record("a text file was prepared")
+        } catch let error as ShareError {
+            #expect(error.kind == .badData)
+            #expect(error.message == "photo.jpg: not an image this can read")
+        }
+        try expectBadData(source, PhotoOptions(longEdge: 640, convertsToJPEG: true), out: out)
+    }
+
+    @Test("a JPEG cut in half, resized: bad data, nothing half-written left")
+    func truncatedWhileDecoding() throws {
+        let scratch = try TemporaryFolder("photo-failure")
+        defer { scratch.remove() }
+        let whole = scratch.file("whole.jpg")
+        try PhotoFixture.located(whole, orientation: 1, width: 1600, height: 1200)
+        let bytes = try Data(contentsOf: whole)
+        let source = try scratch.write("cut.jpg", bytes.prefix(bytes.count / 2))
+        let out = try scratch.folder("out")
+        try expectBadData(source, PhotoOptions(longEdge: 640), out: out)
+    }
+
+    @Test("a JPEG cut inside its header: bad data at the original size too")
+    func truncatedHeader() throws {
+        let scratch = try TemporaryFolder("photo-failure")
+        defer { scratch.remove() }
+        let whole = scratch.file("whole.jpg")
+        try PhotoFixture.located(whole, orientation: 1, width: 400, height: 300)
+        let source = try scratch.write("cut.jpg", try Data(contentsOf: whole).prefix(200))
+        let out = try scratch.folder("out")
+        try expectBadData(source, PhotoOptions(), out: out)
+    }
+
+    @Test("a folder that does not exist: an I/O error")
+    func missingFolder() throws {
+        let scratch = try TemporaryFolder("photo-failure")
+        defer { scratch.remove() }
+        let source = scratch.file("photo.jpg")
+        try PhotoFixture.located(source, orientation: 1, width: 400, height: 300)
+        for options in [PhotoOptions(), PhotoOptions(longEdge: 100)] {
+            #expect {
+                _ = try PhotoPreparation.prepare(source, options: options, into: scratch.file("gone"))
+            } throws: { error in
+                (error as? ShareError)?.kind == .ioError
+            }
+        }
+    }
+}
