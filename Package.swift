@@ -153,7 +153,7 @@ let package = Package(
         .target(name: "ShareSheetTerminal", dependencies: ["ShareSheet", "Sharing"]),
 
         // Registers every backend module's built-in activities, and the share targets, with the registry.
-        .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet", "Sharing", "OpenIn", "ReadingList", "PhotoLibrary", "Mail", "Nearby", "Contacts", "Pasteboard", "Printing", "Social", "ShareTargets"]),
+        .target(name: "ShareSheetBuiltins", dependencies: ["ShareSheet", "Sharing", "OpenIn", "ReadingList", "PhotoLibrary", "Mail", "Nearby", "Contacts", "Pasteboard", "Printing", "Social", "ShareTargets", "PhotoPreparation", "ShareSheetSystem", "UniformTypes"]),
         // Share targets (SPEC §9): applications join the sheet with a desktop entry; reached over
         // D-Bus (org.sharesheet.Target1) or by launching their Exec= line.
         .target(

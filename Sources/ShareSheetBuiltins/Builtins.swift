@@ -38,5 +38,7 @@ public enum Builtins {
         SocialActivities.install(into: registry)  // adds Mastodon; installs X, Facebook, Weibo, Flickr, Vimeo, Mastodon
         // Installed applications' desktop entries (SPEC §9), before the built-ins of their row.
         ShareTargetExtensions.install(into: registry)
+        // Photos that leave go smaller and without their location, as the person chooses (SPEC §13).
+        registry.itemPreparation = { PhotoItemPreparer(environment: $0) }
     }
 }
