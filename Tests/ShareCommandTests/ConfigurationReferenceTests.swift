@@ -46,11 +46,11 @@ final class ConfigurationReferenceTests {
 
     @Test("the declarations keep the table other code reads: known, activities and keys(forActivity:)")
     func tableIsKept() {
-        #expect(ConfigurationKeys.known["mail"] == ["smtp", "from", "user", "starttls", "cafile", "via", "timeout", "undo-seconds"])
+        #expect(ConfigurationKeys.known["mail"] == ["smtp", "from", "user", "starttls", "cafile", "via", "timeout", "undo-seconds", "image-size"])
         #expect(ConfigurationKeys.known["limits"] == ["stdin"])
         #expect(ConfigurationKeys.activities["nearby"] == ["airdrop"])
         #expect(ConfigurationKeys.activities["targets"] == [])
-        #expect(ConfigurationKeys.keys(forActivity: "mastodon") == ["rate-limit-wait", "instance", "api", "max-characters", "visibility"])
+        #expect(ConfigurationKeys.keys(forActivity: "mastodon") == ["rate-limit-wait", "image-size", "instance", "api", "max-characters", "visibility"])
         #expect(ConfigurationKeys.groups.count == ConfigurationKeys.known.count)
     }
 

@@ -32,9 +32,8 @@ public enum ChoiceStep: String, CaseIterable, Sendable {
         let offered = offered(for: kinds)
         guard !offered.isEmpty else { return "" }
         var said: [String] = []
-        if kinds.count > 1 {
-            let sent = kinds.count - choices.leftOut.count
-            said.append(sent == kinds.count ? "All \(kinds.count) items go." : "\(sent) of \(kinds.count) items go.")
+        if !choices.leftOut.isEmpty {
+            said.append("\(kinds.count - choices.leftOut.count) of \(kinds.count) items go.")
         }
         if kinds.contains(where: \.isImage) {
             said.append("Photos go at \((choices.imageSize ?? .original).title.lowercased()) size.")
