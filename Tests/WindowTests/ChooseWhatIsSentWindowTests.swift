@@ -19,6 +19,7 @@ struct ChooseWhatIsSentWindowTests {
             try await window.driver.wait(name: "2 of 3 items", role: "label")
             #expect(try await !Self.states(of: "Send budget.txt", role: "check box", in: window).contains("checked"))
             #expect(try await Self.states(of: "Send agenda.txt", role: "check box", in: window).contains("checked"))
+            try await desk.saveScreenshot("choose-items-left-out.png", of: window)
             try await window.driver.click(name: "Record Items", role: "push button")
             let run = try await window.finish()
             #expect(run.status == 0, "app: \(run.standardError)")

@@ -45,6 +45,10 @@ enum Stylesheet {
         button.sharesheet-item-tile:checked:hover {
             background-color: alpha(currentColor, 0.07);
         }
+        .sharesheet-item-icon {
+            border-radius: 8px;
+            background-color: alpha(@window_fg_color, 0.08);
+        }
         .sharesheet-item-checked, .sharesheet-item-unchecked {
             min-width: 12px;
             min-height: 12px;

@@ -12,7 +12,8 @@ final class ItemPicture {
 
     /// - Parameters:
     ///   - title: what the picture shows, for its accessible name ("Thumbnail of photo.png").
-    init(_ artwork: SharePreview.Artwork, title: String, size: Int32) {
+    ///   - iconTile: draws an icon at half the size on a rounded tile, as photos' neighbours.
+    init(_ artwork: SharePreview.Artwork, title: String, size: Int32, iconTile: Bool = false) {
         self.title = title
         widget = gtk_image_new()
         gtk_image_set_pixel_size(cg_image(widget), size)
@@ -20,6 +21,11 @@ final class ItemPicture {
         switch artwork {
         case .icon(let name):
             gtk_image_set_from_icon_name(cg_image(widget), IconLookup.bestName(for: name))
+            // A symbolic icon as large as a photo looks heavy beside one: smaller, on a tile.
+            if iconTile {
+                gtk_image_set_pixel_size(cg_image(widget), size / 2)
+                gtk_widget_add_css_class(widget, "sharesheet-item-icon")
+            }
         case .imageFile(let url):
             load(.file(url.path), size: size)
         case .imageData(let data):

@@ -25,7 +25,7 @@ final class ItemStrip {
         widget = Widgets.scroller(row, horizontal: true)
         for (index, preview) in previews.enumerated() {
             let own = SharePreview(previews: [preview])
-            let picture = ItemPicture(own.artwork, title: own.title, size: Self.pictureSize)
+            let picture = ItemPicture(own.artwork, title: own.title, size: Self.pictureSize, iconTile: true)
             pictures.append(picture)
             let check = gtk_image_new()!
             gtk_image_set_pixel_size(cg_image(check), 12)

@@ -27,17 +27,18 @@ final class PhotoOptionsView {
         widget = Widgets.vertical(spacing: 6)
         size = choices.imageSize ?? .original
         keepsLocation = choices.keepsLocation == true
-        bytes = Widgets.label("", classes: ["dim-label", "caption", "numeric"])
+        bytes = Widgets.label("", classes: ["dim-label", "numeric"])
         Widgets.show(bytes, false)
 
-        // "Photo size" names the group; each button is named by its own title.
+        // "Photo size" and the bytes on one line, the sizes under them across the width: the
+        // four buttons and a byte count do not fit side by side in a narrow window.
         let sizeTitle = Widgets.label("Photo size")
-        // The bytes go under the title, as a row's subtitle does.
-        let sizeText = Widgets.vertical(spacing: 2)
-        gtk_widget_set_hexpand(sizeText, 1)
-        gtk_widget_set_valign(sizeText, GTK_ALIGN_CENTER)
-        Widgets.append(sizeText, sizeTitle, bytes)
+        gtk_widget_set_hexpand(sizeTitle, 1)
+        gtk_label_set_ellipsize(cg_label(bytes), PANGO_ELLIPSIZE_NONE)
+        let titleRow = Widgets.horizontal(spacing: 12)
+        Widgets.append(titleRow, sizeTitle, bytes)
         let group = cg_radio_group_new(0)!
+        gtk_box_set_homogeneous(cg_box(group), 1)
         gtk_widget_add_css_class(group, "linked")
         cg_set_accessible_label(group, "Photo size")
         var first: Widget?
@@ -54,8 +55,8 @@ final class PhotoOptionsView {
                 self.countBytes()
             }
         }
-        let sizeRow = Widgets.horizontal(spacing: 12)
-        Widgets.append(sizeRow, sizeText, group)
+        let sizeRow = Widgets.vertical(spacing: 6)
+        Widgets.append(sizeRow, titleRow, group)
 
         let locationTitle = Widgets.label("Include location")
         gtk_widget_set_hexpand(locationTitle, 1)
