@@ -29,6 +29,22 @@ struct ChooseWhatIsSentWindowTests {
         }
     }
 
+    @Test("keys alone: Shift+Tab from the first activity past the filter reaches the last item's check, Space leaves it out, the focus stays on it")
+    func checksByKeyboard() async throws {
+        try await WindowDesk.with { desk in
+            let files = try ["agenda.txt", "budget.txt", "contacts.txt"].map { try desk.home.file($0, Data("\($0)\n".utf8)) }
+            let window = try desk.startApp(files.map(\.path))
+            try await window.driver.wait(name: "Send contacts.txt", role: "check box")
+            try await window.driver.key("Shift_L+Tab", "Shift_L+Tab", "space")
+            try await window.driver.wait(name: "2 of 3 items", role: "label")
+            let states = try await Self.states(of: "Send contacts.txt", role: "check box", in: window)
+            #expect(!states.contains("checked") && states.contains("focused"), "states: \(states)")
+            try await window.driver.key("Escape")
+            let run = try await window.finish()
+            #expect(run.status == 130, "app: \(run.standardError)")
+        }
+    }
+
     @Test("leaving the only photo out moves Save to Photos to Not available; checking it again brings it back")
     func rowsFollowTheItemsSent() async throws {
         try await WindowDesk.with { desk in
