@@ -41,6 +41,20 @@ GtkWidget *cg_radio_button_new(const char *label) {
                                    "accessible-role", GTK_ACCESSIBLE_ROLE_RADIO, NULL));
 }
 
+GtkWidget *cg_check_toggle_new(void) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_TOGGLE_BUTTON, "accessible-role", GTK_ACCESSIBLE_ROLE_CHECKBOX, NULL));
+}
+
+void cg_set_accessible_checked(void *widget, gboolean checked) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_CHECKED,
+                                checked ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
+}
+
+GtkWidget *cg_radio_group_new(int spacing) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_BOX, "orientation", GTK_ORIENTATION_HORIZONTAL, "spacing", spacing,
+                                   "accessible-role", GTK_ACCESSIBLE_ROLE_RADIO_GROUP, NULL));
+}
+
 void cg_set_string_property(void *object, const char *name, const char *value) {
     g_object_set(G_OBJECT(object), name, value, NULL);
 }

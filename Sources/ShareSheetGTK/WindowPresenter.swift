@@ -116,6 +116,7 @@ public final class WindowPresenter: Presenter {
         let window = self.window ?? makeWindow()
         let sheetPage = SheetPage(
             sheet: sheet, names: names ?? ActivityNames(registry: controller.registry),
+            choosing: ItemChoosing(controller: controller),
             pick: { [weak self, weak controller] activity in
                 guard let self, let controller else { return }
                 self.pick(activity, controller: controller)

@@ -9,6 +9,13 @@
 //
 // Prints the result object (SPEC §6) on standard output and exits 0 when the share completed,
 // 130 when it was dismissed or cancelled, 1 otherwise.
+//
+// With SHEET_WINDOW_APP_RECORD=FILE the sheet also offers "Record Items", an application
+// activity that writes what it received and the choices the person made in the window (SPEC
+// §13) to FILE as JSON. With SHEET_WINDOW_APP_FAKE_SIZES=1 the controller's item preparer
+// answers byte counts from the size alone (100 bytes a pixel of the long edge, 4000 for the
+// original, 1000 fewer without the location), so the window's byte count can be tested before
+// a real preparer is installed.
 import Foundation
 import MainLoop
 import ShareSheet
@@ -51,8 +58,13 @@ GLibMainLoop.run {
     let host = ShareHost(environment: HostEnvironment(variables: ProcessInfo.processInfo.environment))
     let registry = host.registry
     let given = GivenSuggestions(suggestions.compactMap { GivenSuggestions.suggestion($0, names: host.names) })
+    let environment = ProcessInfo.processInfo.environment
     let makeController = { @MainActor (asked: [(key: String, value: String)]) -> ActivityViewController in
-        let controller = ActivityViewController(activityItems: items, applicationActivities: nil, registry: registry)
+        let recorder = environment["SHEET_WINDOW_APP_RECORD"].map { RecordItemsActivity(file: URL(fileURLWithPath: $0)) }
+        let controller = ActivityViewController(
+            activityItems: items, applicationActivities: recorder.map { [$0] }, registry: registry)
+        recorder?.controller = controller
+        if environment["SHEET_WINDOW_APP_FAKE_SIZES"] == "1" { controller.itemPreparer = SizeOnlyPreparer() }
         controller.presetValues = SharePresets(settings: asked).values
         controller.suggestionSource = given
         return controller
@@ -111,4 +123,64 @@ final class GivenSuggestions: SuggestionSource {
             iconName: object["icon"] as? String ?? "avatar-default", photoPath: object["photo"] as? String,
             presets: object["presets"] as? [String: String] ?? [:])
     }
+}
+
+/// Writes what it received, and the choices the person made in the window, to a file: a test
+/// reads it to see what an activity got.
+@MainActor
+final class RecordItemsActivity: Activity {
+    let file: URL
+    weak var controller: ActivityViewController?
+    private var received: [Any] = []
+
+    init(file: URL) {
+        self.file = file
+        super.init()
+    }
+
+    override var activityType: ActivityType? { ActivityType("org.sharesheet.test.record-items") }
+    override var activityTitle: String? { "Record Items" }
+    override func canPerform(withActivityItems activityItems: [Any]) -> Bool { !activityItems.isEmpty }
+    override func prepare(withActivityItems activityItems: [Any]) { received = activityItems }
+
+    override func perform() {
+        let items = received.map { item -> String in
+            if let url = item as? URL { return url.lastPathComponent }
+            return item as? String ?? String(describing: item)
+        }
+        let choices = controller?.itemChoices ?? ItemChoices()
+        let record: [String: Any] = [
+            "items": items,
+            "choices": [
+                "leftOut": choices.leftOut.sorted(),
+                "imageSize": choices.imageSize?.rawValue ?? NSNull(),
+                "keepsLocation": choices.keepsLocation.map { $0 as Any } ?? NSNull(),
+                "editedTexts": Dictionary(uniqueKeysWithValues: choices.editedTexts.map { (String($0.key), $0.value) }),
+            ],
+        ]
+        do {
+            let data = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
+            try data.write(to: file, options: .atomic)
+            activityDidFinish(true)
+        } catch {
+            activityDidFail(error)
+        }
+    }
+}
+
+/// A preparer that knows sizes without reading any photo: 100 bytes a pixel of the long edge
+/// (4000 pixels for the original), 1000 fewer when the location is removed. It changes nothing.
+@MainActor
+final class SizeOnlyPreparer: ItemPreparing {
+    func needsPreparing(_ items: [Any], for activity: Activity, choices: ItemChoices) -> Bool { false }
+
+    func prepare(_ items: [Any], for activity: Activity, choices: ItemChoices) async throws -> [Any] { items }
+
+    func byteCount(of items: [Any], at size: ImageSize, removingLocation: Bool) async -> Int? {
+        let photos = items.filter { ItemKind.of($0).isImage }.count
+        guard photos > 0 else { return nil }
+        return photos * ((size.longEdge ?? 4000) * 100 - (removingLocation ? 1000 : 0))
+    }
+
+    func finish() {}
 }

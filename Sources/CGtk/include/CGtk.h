@@ -43,6 +43,13 @@ void cg_set_accessible_description(void *widget, const char *text);
 // GTK 4.8 gives only to GtkButton and its subclasses (a GtkCheckButton has none, and keeps the
 // check-box role even in a group). The role can only be given at construction.
 GtkWidget *cg_radio_button_new(const char *label);
+// A toggle button that assistive technology sees as a check box, with the "click" action a
+// GtkCheckButton lacks in GTK 4.8; its "checked" state is kept with cg_set_accessible_checked.
+GtkWidget *cg_check_toggle_new(void);
+// Says whether a check-box-like widget is checked (gtk_accessible_update_state is variadic).
+void cg_set_accessible_checked(void *widget, gboolean checked);
+// A horizontal box that assistive technology sees as one group of radio buttons.
+GtkWidget *cg_radio_group_new(int spacing);
 
 // g_object_set is variadic: one string property at a time.
 void cg_set_string_property(void *object, const char *name, const char *value);

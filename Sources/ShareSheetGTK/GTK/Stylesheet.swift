@@ -1,7 +1,8 @@
 import CGtk
 
 /// The few looks libadwaita's stylesheet does not have: activity icons on a round tile, as the
-/// sheet's rows draw them, and the suggestions' round avatars. Tiles take libadwaita's named
+/// sheet's rows draw them, the suggestions' round avatars, and the round check on each item of
+/// the item strip (a filled accent disc when the item is sent, an empty ring when it is not). Tiles take libadwaita's named
 /// colours, so the dark and light styles the desktop asks for both work; initials sit on one of
 /// eight colours of the GNOME palette, light text on each (dark text on yellow), as
 /// AdwAvatar's do.
@@ -35,6 +36,35 @@ enum Stylesheet {
         .sharesheet-avatar-color5 { background-color: #9141ac; color: #ffffff; }
         .sharesheet-avatar-color6 { background-color: #986a44; color: #ffffff; }
         .sharesheet-avatar-color7 { background-color: #5e5c64; color: #ffffff; }
+        button.sharesheet-item-tile {
+            padding: 4px;
+        }
+        button.sharesheet-item-tile:checked {
+            background-color: transparent;
+        }
+        button.sharesheet-item-tile:checked:hover {
+            background-color: alpha(currentColor, 0.07);
+        }
+        .sharesheet-item-icon {
+            border-radius: 8px;
+            background-color: alpha(@window_fg_color, 0.08);
+        }
+        .sharesheet-item-checked, .sharesheet-item-unchecked {
+            min-width: 12px;
+            min-height: 12px;
+            padding: 3px;
+            margin: 3px;
+            border-radius: 999px;
+        }
+        .sharesheet-item-checked {
+            background-color: @accent_bg_color;
+            color: @accent_fg_color;
+            border: 1px solid @window_bg_color;
+        }
+        .sharesheet-item-unchecked {
+            background-color: alpha(@window_bg_color, 0.6);
+            border: 1px solid alpha(@window_fg_color, 0.5);
+        }
         .sharesheet-avatar-badge {
             border-radius: 999px;
             background-color: @window_bg_color;

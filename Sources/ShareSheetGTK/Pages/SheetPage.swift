@@ -13,31 +13,34 @@ final class SheetPage {
     let subtitle: String?
 
     private let filter: Widget
-    /// Kept: it puts the thumbnail in when gdk-pixbuf has scaled it.
+    /// Kept: it puts the thumbnails in when gdk-pixbuf has scaled them, and takes the choices.
     private let header: HeaderView
     private var buttons: [(activity: Activity, title: String, button: Widget)] = []
     private var rows: [(scroller: Widget, heading: Widget, titles: [String])] = []
-    private let noMatch: Widget
+    private var noMatch: Widget
+    /// Holds the rows and "Not available", drawn again when the items sent change.
+    private let rowsBox: Widget
     private var suggestionRow: SuggestionRow
     /// The page's column, where a new suggestion row replaces the old one.
     private let column: Widget
     private let names: ActivityNames
-    private let activities: [Activity]
+    private var activities: [Activity]
     private let pick: (Activity) -> Void
     private let pickSuggestion: (ActivitySuggestion) -> Void
 
     /// - Parameters:
+    ///   - choosing: where the header's choices about what is sent go.
     ///   - pick: runs with the activity the person picked.
     ///   - pickSuggestion: runs with the suggestion the person picked.
     init(
-        sheet: ActivitySheet, names: ActivityNames, pick: @escaping (Activity) -> Void,
+        sheet: ActivitySheet, names: ActivityNames, choosing: ItemChoosing, pick: @escaping (Activity) -> Void,
         pickSuggestion: @escaping (ActivitySuggestion) -> Void
     ) {
         self.pick = pick
         self.pickSuggestion = pickSuggestion
         self.names = names
         activities = sheet.activities
-        header = HeaderView(previews: sheet.previews)
+        header = HeaderView(previews: sheet.previews, choosing: choosing)
         subtitle = header.summary
         let page = Widgets.vertical(spacing: 12)
         column = page
@@ -54,7 +57,33 @@ final class SheetPage {
         Widgets.append(page, suggestionRow.widget)
 
         noMatch = Widgets.label("No activity matches", classes: ["dim-label"], centered: true)
+        rowsBox = Widgets.vertical(spacing: 12)
+        Widgets.append(page, rowsBox)
+        widget = Widgets.scroller(page, horizontal: false)
+        showRows(sheet)
+
+        header.onSheetChange = { [weak self] sheet in self?.showChanged(sheet) }
+        Signals.connect(filter, "search-changed") { [weak self] in self?.applyFilter() }
+        // Enter in the filter picks the first thing still shown, in reading order: a suggestion
+        // above the rows ("ana", Enter: Mail to Ana), else the first activity.
+        Signals.connect(filter, "activate") { [weak self] in
+            guard let self else { return }
+            if let suggestion = self.suggestionRow.firstShown?.suggestion { return self.pickSuggestion(suggestion) }
+            guard let first = self.buttons.first(where: { gtk_widget_get_visible($0.button) != 0 }) else { return }
+            self.pick(first.activity)
+        }
+    }
+
+    /// Draws the share row, the action row and "Not available" for `sheet` in the rows' box,
+    /// in place of what was there.
+    private func showRows(_ sheet: ActivitySheet) {
+        Widgets.removeChildren(rowsBox)
+        buttons = []
+        rows = []
+        // Made again each time: removing a widget from its box lets it go.
+        noMatch = Widgets.label("No activity matches", classes: ["dim-label"], centered: true)
         Widgets.show(noMatch, false)
+        let pick = self.pick
         for (heading, row) in [("Share", sheet.shareRow), ("Actions", sheet.actionRow)] where !row.isEmpty {
             let label = Widgets.label(heading, classes: ["heading"])
             let box = Widgets.horizontal(spacing: 4)
@@ -69,27 +98,27 @@ final class SheetPage {
                 titles.append(entry.title)
             }
             let scroller = Widgets.scroller(box, horizontal: true)
-            Widgets.append(page, label, scroller)
+            Widgets.append(rowsBox, label, scroller)
             rows.append((scroller, label, titles))
         }
-        Widgets.append(page, noMatch)
+        Widgets.append(rowsBox, noMatch)
         if sheet.activities.isEmpty {
-            Widgets.append(page, Widgets.label("Nothing here can act on these items.", classes: ["dim-label"], wraps: true))
+            // Every item left out is a choice the person can undo; say how.
+            let nothing = sheet.previews.isEmpty || header.sendsNothing
+                ? "Check an item above to see what can share it." : "Nothing here can act on these items."
+            Widgets.append(rowsBox, Widgets.label(nothing, classes: ["dim-label"], wraps: true))
         }
         if !sheet.unavailable.isEmpty {
-            Widgets.append(page, Self.unavailableList(sheet, names: names))
+            Widgets.append(rowsBox, Self.unavailableList(sheet, names: names))
         }
-        widget = Widgets.scroller(page, horizontal: false)
+    }
 
-        Signals.connect(filter, "search-changed") { [weak self] in self?.applyFilter() }
-        // Enter in the filter picks the first thing still shown, in reading order: a suggestion
-        // above the rows ("ana", Enter: Mail to Ana), else the first activity.
-        Signals.connect(filter, "activate") { [weak self] in
-            guard let self else { return }
-            if let suggestion = self.suggestionRow.firstShown?.suggestion { return self.pickSuggestion(suggestion) }
-            guard let first = self.buttons.first(where: { gtk_widget_get_visible($0.button) != 0 }) else { return }
-            self.pick(first.activity)
-        }
+    /// The sheet made again for the items now sent: its rows and suggestions replace the old
+    /// ones and the filter still applies. The focus stays where it is, on the item's check.
+    private func showChanged(_ sheet: ActivitySheet) {
+        activities = sheet.activities
+        showRows(sheet)
+        showSuggestions(sheet.suggestions)
     }
 
     /// Draws the suggestions again after they changed (a device came into range): the new row
