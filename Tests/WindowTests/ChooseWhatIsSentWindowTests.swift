@@ -92,9 +92,7 @@ struct ChooseWhatIsSentWindowTests {
         }
     }
 
-    @Test(
-        "with the real item preparer, choosing Small shows the photo's bytes at that size",
-        .disabled("enable once the libvips item preparer is installed on the registry (ShareSheetBuiltins)"))
+    @Test("with the real item preparer, choosing Small shows the photo's bytes at that size")
     func byteCountFromTheRealPreparer() async throws {
         try await WindowDesk.with { desk in
             let (_, photo) = try desk.notesAndPhoto()
