@@ -58,7 +58,10 @@ struct Reencoding {
             throw ShareError(.badData, "\(photo.name): its metadata cannot be rewritten (\(error))", path: photo.url.path)
         }
         do {
-            try pending.commit()
+            try pending.commit(sparing: photo.url)
+        } catch ShareErrorReason.wouldReplaceSource {
+            pending.discard()
+            throw ShareError(.usage, "\(photo.name): \(ShareErrorReason.wouldReplaceSource)", path: folder.path)
         } catch {
             pending.discard()
             throw ShareError(.ioError, "\(folder.lastPathComponent): \(name) \(error)", path: folder.path)
