@@ -18,7 +18,7 @@ struct MetadataRewrite {
         do {
             try PhotoMetadata.exclusively {
                 let metadata = try PhotoMetadata(reading: pending.temporary.path)
-                try metadata.removePrivateKeys()
+                try metadata.removePrivateKeys(isWebP: photo.format == .webp)
                 try metadata.save(to: pending.temporary.path)
             }
         } catch {

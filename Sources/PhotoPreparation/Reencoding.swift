@@ -44,7 +44,7 @@ struct Reencoding {
                 let metadata = try PhotoMetadata(reading: pending.temporary.path)
                 var changed = false
                 if removesLocation && !metadata.privateKeys.isEmpty {
-                    try metadata.removePrivateKeys()
+                    try metadata.removePrivateKeys(isWebP: format == .webp)
                     changed = true
                 }
                 if metadata.hasOrientation {
