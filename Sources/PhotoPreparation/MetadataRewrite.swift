@@ -27,9 +27,9 @@ struct MetadataRewrite {
         }
         do {
             try pending.commit(sparing: photo.url)
-        } catch ShareErrorReason.wouldReplaceSource {
+        } catch PendingFileError.wouldReplaceSource {
             pending.discard()
-            throw ShareError(.usage, "\(photo.name): \(ShareErrorReason.wouldReplaceSource)", path: folder.path)
+            throw ShareError(.usage, "\(photo.name): \(PendingFileError.wouldReplaceSource)", path: folder.path)
         } catch {
             pending.discard()
             throw ShareError(.ioError, "\(folder.lastPathComponent): \(photo.name) \(error)", path: folder.path)

@@ -20,10 +20,10 @@ struct PendingFile {
         if lstat(final.path, &existing) == 0, stat(source.path, &original) == 0,
             existing.st_dev == original.st_dev, existing.st_ino == original.st_ino
         {
-            throw ShareErrorReason.wouldReplaceSource
+            throw PendingFileError.wouldReplaceSource
         }
         guard rename(temporary.path, final.path) == 0 else {
-            throw ShareErrorReason.posix(errno, "cannot be renamed")
+            throw PendingFileError.posix(errno, "cannot be renamed")
         }
     }
 
@@ -32,7 +32,7 @@ struct PendingFile {
 }
 
 /// Why a finished file could not get its name, as the reason part of a message.
-enum ShareErrorReason: Error, CustomStringConvertible {
+enum PendingFileError: Error, CustomStringConvertible {
     /// A POSIX failure ("cannot be renamed: No space left on device").
     case posix(Int32, String)
     /// The result would take the source's place: the folder is the photo's own.
