@@ -18,7 +18,7 @@ struct MetadataRewrite {
         do {
             try PhotoMetadata.exclusively {
                 let metadata = try PhotoMetadata(reading: pending.temporary.path)
-                try metadata.removePrivateKeys()
+                try metadata.removePrivateKeys(isWebP: photo.format == .webp)
                 try metadata.save(to: pending.temporary.path)
             }
         } catch {
@@ -26,7 +26,10 @@ struct MetadataRewrite {
             throw ShareError(.badData, "\(photo.name): its metadata cannot be rewritten (\(error))", path: photo.url.path)
         }
         do {
-            try pending.commit()
+            try pending.commit(sparing: photo.url)
+        } catch PendingFileError.wouldReplaceSource {
+            pending.discard()
+            throw ShareError(.usage, "\(photo.name): \(PendingFileError.wouldReplaceSource)", path: folder.path)
         } catch {
             pending.discard()
             throw ShareError(.ioError, "\(folder.lastPathComponent): \(photo.name) \(error)", path: folder.path)

@@ -29,7 +29,8 @@ public enum PhotoPreparation {
     ///   - folder: an existing folder the caller owns and removes.
     /// - Throws: `ShareError` of kind `.badData` when the source is not an image this reads
     ///   (nothing is written), `.noInput` when it cannot be read, `.ioError` when the folder
-    ///   cannot be written (nothing half-written is left).
+    ///   cannot be written (nothing half-written is left), `.usage` when the result would
+    ///   replace the source (the folder is the photo's own, under the same name).
     public static func prepare(_ source: URL, options: PhotoOptions, into folder: URL) throws -> PreparedPhoto {
         let photo = try SourcePhoto(source)
         let plan = PreparationPlan(photo: photo, options: options)

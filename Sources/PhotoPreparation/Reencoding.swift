@@ -44,7 +44,7 @@ struct Reencoding {
                 let metadata = try PhotoMetadata(reading: pending.temporary.path)
                 var changed = false
                 if removesLocation && !metadata.privateKeys.isEmpty {
-                    try metadata.removePrivateKeys()
+                    try metadata.removePrivateKeys(isWebP: format == .webp)
                     changed = true
                 }
                 if metadata.hasOrientation {
@@ -58,7 +58,10 @@ struct Reencoding {
             throw ShareError(.badData, "\(photo.name): its metadata cannot be rewritten (\(error))", path: photo.url.path)
         }
         do {
-            try pending.commit()
+            try pending.commit(sparing: photo.url)
+        } catch PendingFileError.wouldReplaceSource {
+            pending.discard()
+            throw ShareError(.usage, "\(photo.name): \(PendingFileError.wouldReplaceSource)", path: folder.path)
         } catch {
             pending.discard()
             throw ShareError(.ioError, "\(folder.lastPathComponent): \(name) \(error)", path: folder.path)

@@ -57,13 +57,14 @@ struct Config {
 @MainActor
 struct ShareBench {
     static let usage = """
-        usage: share-bench [--quick] [--targets | --history | --suggestions]
+        usage: share-bench [--quick] [--targets | --history | --suggestions | --photos]
 
           (default)  the full run whose numbers BENCHMARKS.md records (about a minute)
           --quick    a smoke run of a few seconds: provider costs scaled down, fewer repetitions
           --targets  only the share-target measurement (200 installed targets against none)
           --history  only the share history's: recording a share, and whole shares with and without it
           --suggestions  only the suggestions': a sheet with 10,000 history entries and 2,000 contacts against none
+          --photos   only photo preparation's: a 12-megapixel JPEG to 2048 pixels against vipsthumbnail and convert
           --help     this text
 
         The report (Markdown) goes to standard output, progress to standard error.
@@ -71,11 +72,13 @@ struct ShareBench {
 
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The photo measurement starts this program again to time `prepare` as a whole process.
+        if arguments.first == "--prepare-one" { exit(PhotoPreparationBenchmark.prepareOne(Array(arguments.dropFirst()))) }
         if arguments.contains("--help") || arguments.contains("-h") {
             print(usage)
             return
         }
-        if let unknown = arguments.first(where: { !["--quick", "--targets", "--history", "--suggestions"].contains($0) }) {
+        if let unknown = arguments.first(where: { !["--quick", "--targets", "--history", "--suggestions", "--photos"].contains($0) }) {
             FileHandle.standardError.write(Data("share-bench: unknown argument '\(unknown)'\n\n\(usage)\n".utf8))
             exit(64)
         }
@@ -87,7 +90,8 @@ struct ShareBench {
         var sections: [String] = []
         let onlySuggestions = arguments.contains("--suggestions")
         let onlyHistory = arguments.contains("--history")
-        let onlyTargets = arguments.contains("--targets") || onlyHistory || onlySuggestions
+        let onlyPhotos = arguments.contains("--photos")
+        let onlyTargets = arguments.contains("--targets") || onlyHistory || onlySuggestions || onlyPhotos
         do {
             if !onlyTargets { sections.append(try BuildBenchmark(config: config).run()) }
         } catch {
@@ -95,7 +99,7 @@ struct ShareBench {
             exit(1)
         }
         do {
-            if !onlyHistory && !onlySuggestions { sections.append(try TargetsBenchmark(config: config).run()) }
+            if !onlyHistory && !onlySuggestions && !onlyPhotos { sections.append(try TargetsBenchmark(config: config).run()) }
         } catch {
             FileHandle.standardError.write(Data("share-bench: the share-target measurement failed: \(error)\n".utf8))
             exit(1)
@@ -107,6 +111,7 @@ struct ShareBench {
             sections.append(ReadingListBenchmark(config: config).run())
             sections.append(PrintBenchmark(config: config).run())
         }
+        if !onlyTargets || onlyPhotos { sections.append(PhotoPreparationBenchmark(config: config).run()) }
         if !onlyTargets || onlyHistory { sections.append(HistoryBenchmark(config: config).run()) }
         do {
             if !onlyTargets || onlySuggestions { sections.append(try SuggestionsBenchmark(config: config).run()) }

@@ -71,4 +71,22 @@ struct FailureTests {
             }
         }
     }
+
+    @Test("prepared into the photo's own folder under its own name: refused, the photo untouched")
+    func wouldReplaceSource() throws {
+        let scratch = try TemporaryFolder("photo-failure")
+        defer { scratch.remove() }
+        let source = scratch.file("photo.jpg")
+        try PhotoFixture.located(source, orientation: 1, width: 400, height: 300)
+        let before = try Data(contentsOf: source)
+        for options in [PhotoOptions(), PhotoOptions(longEdge: 100)] {
+            #expect {
+                _ = try PhotoPreparation.prepare(source, options: options, into: scratch.url)
+            } throws: { error in
+                (error as? ShareError)?.kind == .usage && (error as? ShareError)?.message.hasPrefix("photo.jpg: ") == true
+            }
+        }
+        #expect(try Data(contentsOf: source) == before)
+        #expect(try PhotoFixture.contents(of: scratch.url) == ["photo.jpg"])
+    }
 }

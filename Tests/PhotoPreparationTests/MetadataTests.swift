@@ -110,4 +110,29 @@ struct MetadataTests {
         #expect(!sent.contains("SerialNumber"))
         #expect(try PhotoFixture.value("Exif.Image.Make", in: prepared.url) == "Camera")
     }
+
+    @Test("PNG, WebP and TIFF at the original size: location removed by rewriting metadata only", arguments: ["png", "webp", "tif"])
+    func otherFormatsRewritten(_ fileExtension: String) throws {
+        let scratch = try TemporaryFolder("photo-metadata")
+        defer { scratch.remove() }
+        let jpeg = scratch.file("camera.jpg")
+        try PhotoFixture.located(jpeg, orientation: 1, width: 800, height: 600)
+        let source = scratch.file("photo." + fileExtension)
+        try PhotoFixture.convert(jpeg, to: source)
+        // libvips' TIFF writer carries no Exif: the TIFF gets its location from exiv2 directly.
+        if fileExtension == "tif" { try PhotoFixture.tag(source, PhotoFixture.privateMetadata) }
+        #expect(try PhotoFixture.metadata(source).contains("GPSLatitude"))
+        let out = try scratch.folder("out")
+        let loader = try PhotoFixture.header("vips-loader", of: source)
+
+        let prepared = try PhotoPreparation.prepare(source, options: PhotoOptions(), into: out)
+
+        #expect(prepared.url == out.appendingPathComponent("photo." + fileExtension))
+        #expect(prepared.isCopy && !prepared.wasReencoded)
+        #expect(try PhotoFixture.header("vips-loader", of: prepared.url) == loader)
+        #expect(try PhotoFixture.size(of: prepared.url) == (800, 600))
+        let sent = try PhotoFixture.metadata(prepared.url)
+        #expect(!sent.contains("GPS"))
+        #expect(!sent.contains("SerialNumber"))
+    }
 }

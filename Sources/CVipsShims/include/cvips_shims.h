@@ -6,7 +6,8 @@
 #include <vips/vips.h>
 
 /// VIPS_INIT, then the operation cache turned off: each photo is loaded once, so a cache would
-/// only keep decoded images alive. Returns 0 on success.
+/// only keep decoded images alive. libvips' warnings (log domain "VIPS") are dropped; failures
+/// still come back through the error buffer. Returns 0 on success.
 int cvips_shims_initialize(const char *program_name);
 
 /// The image header of `source` (its pixels are not decoded), or NULL with the error buffer set.

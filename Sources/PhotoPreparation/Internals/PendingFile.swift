@@ -13,10 +13,17 @@ struct PendingFile {
         final = folder.appendingPathComponent(name)
     }
 
-    /// Gives the finished file its name (replacing a file of that name: the folder is the caller's).
-    func commit() throws {
+    /// Gives the finished file its name, replacing a file of that name (the folder is the
+    /// caller's), unless that file is `source` itself: the person's photo is never replaced.
+    func commit(sparing source: URL) throws {
+        var existing = stat(), original = stat()
+        if lstat(final.path, &existing) == 0, stat(source.path, &original) == 0,
+            existing.st_dev == original.st_dev, existing.st_ino == original.st_ino
+        {
+            throw PendingFileError.wouldReplaceSource
+        }
         guard rename(temporary.path, final.path) == 0 else {
-            throw ShareErrorReason.posix(errno, "cannot be renamed")
+            throw PendingFileError.posix(errno, "cannot be renamed")
         }
     }
 
@@ -24,13 +31,17 @@ struct PendingFile {
     func discard() { unlink(temporary.path) }
 }
 
-/// A POSIX failure as the reason part of a message ("cannot be renamed: No space left on device").
-enum ShareErrorReason: Error, CustomStringConvertible {
+/// Why a finished file could not get its name, as the reason part of a message.
+enum PendingFileError: Error, CustomStringConvertible {
+    /// A POSIX failure ("cannot be renamed: No space left on device").
     case posix(Int32, String)
+    /// The result would take the source's place: the folder is the photo's own.
+    case wouldReplaceSource
 
     var description: String {
         switch self {
         case .posix(let code, let what): "\(what): \(String(cString: strerror(code)))"
+        case .wouldReplaceSource: "the prepared photo would replace it (the folder is its own)"
         }
     }
 }

@@ -58,7 +58,12 @@ final class PhotoMetadata {
     }
 
     /// Removes the location and the serial numbers (in memory; `save` writes them).
-    func removePrivateKeys() throws {
+    /// - Parameter isWebP: the file is a WebP, whose writer in exiv2 0.27 keeps the old XMP
+    ///   chunk as it was when no XMP property is left (it writes the packet it read instead of
+    ///   an empty one). There the image's pixel size is restated in XMP, a fact the file holds
+    ///   anyway, so the packet is encoded again, without what was removed.
+    func removePrivateKeys(isWebP: Bool) throws {
+        let hadXMP = keys.contains { $0.hasPrefix("Xmp.") }
         var error: UnsafeMutablePointer<GError>?
         gexiv2_metadata_try_delete_gps_info(metadata, &error)
         if error != nil { throw GLibError(taking: &error, call: "gexiv2_metadata_try_delete_gps_info") }
@@ -66,6 +71,17 @@ final class PhotoMetadata {
         for key in privateKeys {
             guard gexiv2_metadata_try_clear_tag(metadata, key, &error) != 0 || error == nil else {
                 throw GLibError(taking: &error, call: "gexiv2_metadata_try_clear_tag(\(key))")
+            }
+        }
+        if isWebP && hadXMP && !keys.contains(where: { $0.hasPrefix("Xmp.") }) {
+            let size = [
+                ("Xmp.exif.PixelXDimension", gexiv2_metadata_get_pixel_width(metadata)),
+                ("Xmp.exif.PixelYDimension", gexiv2_metadata_get_pixel_height(metadata)),
+            ]
+            for (key, value) in size {
+                guard gexiv2_metadata_try_set_tag_string(metadata, key, String(value), &error) != 0 else {
+                    throw GLibError(taking: &error, call: "gexiv2_metadata_try_set_tag_string(\(key))")
+                }
             }
         }
     }
