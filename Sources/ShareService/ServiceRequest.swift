@@ -111,6 +111,7 @@ final class ServiceRequest {
             try WindowPresenter.connectToDisplay()
             let presenter = WindowPresenter(names: host.names)
             presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
+            presenter.letsItemsBeLeftOut = call.choosesItems
             windowPresenter = presenter
             presenter.preselected = pick
             run(session, with: WindowFrontEnd(presenter: presenter), picking: nil, presenter: presenter)
@@ -144,6 +145,7 @@ final class ServiceRequest {
         try WindowPresenter.connectToDisplay()
         let presenter = WindowPresenter(names: host.names)
         presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
+        presenter.letsItemsBeLeftOut = call.choosesItems
         windowPresenter = presenter
         // The window opens on the sheet, and the pick follows at once (a form, or the work).
         let frontEnd = SuggestionFrontEnd(picking: suggestion, in: WindowFrontEnd(presenter: presenter), showsSheetFirst: true)

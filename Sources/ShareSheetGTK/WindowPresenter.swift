@@ -28,6 +28,9 @@ public final class WindowPresenter: Presenter {
     /// Another application's window this one belongs to: `x11:XID` or `wayland:HANDLE`
     /// (xdg-foreign), as portals take it; the window is kept above it.
     public var parentWindow: String?
+    /// False when the caller sends every item (the service's `choose-items` false): the header
+    /// shows the items without the checks that leave one out.
+    public var letsItemsBeLeftOut = true
     private var window: Window?
     private var page: Page = .none
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -116,7 +119,7 @@ public final class WindowPresenter: Presenter {
         let window = self.window ?? makeWindow()
         let sheetPage = SheetPage(
             sheet: sheet, names: names ?? ActivityNames(registry: controller.registry),
-            choosing: ItemChoosing(controller: controller),
+            choosing: ItemChoosing(controller: controller, letsItemsBeLeftOut: letsItemsBeLeftOut),
             pick: { [weak self, weak controller] activity in
                 guard let self, let controller else { return }
                 self.pick(activity, controller: controller)

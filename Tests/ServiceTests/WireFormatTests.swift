@@ -22,6 +22,14 @@ struct WireFormatTests {
             handleToken: "share_1", subject: "Holiday", fields: [.init("to", "a@example.org,b@example.org"), .init("cc", "")],
             excludedActivities: ["mail", "com.apple.UIKit.activity.Print"], activity: "copy", interactive: true,
             customActions: [.init(id: "copy-link", title: "Copy Link", iconName: "edit-copy"), .init(id: "x", title: "X")]),
+        {
+            var choosing = WireOptions(activity: "mail")
+            choosing.chooseItems = false
+            choosing.sentItems = [0, 2]
+            choosing.imageSize = "small"
+            choosing.keepLocation = true
+            return choosing
+        }(),
     ]
 
     static let activities: [WireActivity] = [

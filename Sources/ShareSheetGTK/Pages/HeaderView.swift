@@ -51,7 +51,7 @@ final class HeaderView {
         Widgets.append(widget, top)
 
         let choices = choosing.current()
-        if previews.count > 1 {
+        if previews.count > 1, choosing.letsItemsBeLeftOut {
             // Each item has its own picture in the strip; a picture of them all would repeat it.
             let strip = ItemStrip(previews: previews, leftOut: choices.leftOut)
             strip.onToggle = { [weak self] index, sent in self?.setSent(index, sent) }

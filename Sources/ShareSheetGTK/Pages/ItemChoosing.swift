@@ -14,8 +14,12 @@ struct ItemChoosing {
     /// removed when the flag is true); nil when no preparer is installed or there is no photo.
     var byteCount: @MainActor ([Any], ImageSize, Bool) async -> Int?
 
+    /// False when every item must go: no check leaves one out.
+    var letsItemsBeLeftOut = true
+
     /// The choices of a controller.
-    init(controller: ActivityViewController) {
+    init(controller: ActivityViewController, letsItemsBeLeftOut: Bool = true) {
+        self.letsItemsBeLeftOut = letsItemsBeLeftOut
         current = { [weak controller] in controller?.itemChoices ?? ItemChoices() }
         change = { [weak controller] choices in
             guard let controller else { return nil }
