@@ -491,7 +491,9 @@ open class ActivityViewController {
             activity = picked
         }
         let entries = placeholderEntries()
-        let subject = entries.lazy.compactMap { $0.source?.activityViewController(self, subjectForActivityType: type) }
+        // A source whose item the person left out gives no subject either.
+        let subject = entries.indices.lazy.filter { !self.itemChoices.leftOut.contains($0) }
+            .compactMap { entries[$0].source?.activityViewController(self, subjectForActivityType: type) }
             .first { !$0.isEmpty }
         activity.context = ActivityContext(subject: subject, presetValues: presetValues)
         activity.context.linkMetadata = entries.compactMap(\.linkMetadata)
