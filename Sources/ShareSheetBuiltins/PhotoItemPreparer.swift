@@ -9,7 +9,8 @@ import UniformTypes
 /// they leave this computer, as JPEG when the receiver may not read HEIC, WebP or AVIF.
 ///
 /// Copies go into a private folder of the share's own (mode 0700), removed when the share ends
-/// (`finish`), sent, queued (the queue copies what it keeps) or cancelled. The person's files
+/// (`finish`), sent, queued (the queue copies what it keeps) or cancelled; kept when they were
+/// handed to a program that reads them later (a share target's `Exec=`). The person's files
 /// are only read. Work happens off the main actor; a size worked out to be shown before the
 /// pick is kept for the send.
 @MainActor
@@ -57,10 +58,10 @@ public final class PhotoItemPreparer: ItemPreparing {
         return total
     }
 
-    public func finish() {
+    public func finish(keepingCopies: Bool) {
         finished = true
         prepared = [:]
-        if let folder { try? FileManager.default.removeItem(at: folder) }
+        if let folder, !keepingCopies { try? FileManager.default.removeItem(at: folder) }
         folder = nil
     }
 

@@ -27,6 +27,9 @@ public struct ShareTarget: Sendable {
     public var reach: Reach?
     /// Why it can never be offered as installed (a missing program, a broken key); nil when fine.
     public var problem: String?
+    /// `X-ShareSheet-Network=true`: the target sends what it gets over the network (a cloud
+    /// drive, a chat), so photos lose their location unless the person keeps it (SPEC §13).
+    public var sendsItemsAway = false
 
     /// The name the `share` command uses: the desktop file id without `.desktop`.
     public var name: String { Self.name(ofDesktopID: desktopID) }

@@ -45,6 +45,11 @@ public final class TargetActivity: BuiltInActivity, ActivityIconNaming, Activity
     /// The settings that apply now: the sheet's, for a prototype.
     private var currentSettings: TargetSettings { sheetSettings?.settings ?? settings }
 
+    /// True when the entry says the target sends items over the network.
+    public override var sendsItemsAway: Bool { target.sendsItemsAway }
+    public override var needsWidelyReadImages: Bool { false }
+    public override var imageSizeSettingGroup: String? { nil }
+
     /// The entry's icon; a generic application icon when it names none.
     public var iconName: String { target.iconName ?? "application-x-executable" }
 

@@ -112,5 +112,5 @@ private final class RecordingPreparer: ItemPreparing {
 
     func byteCount(of items: [Any], at size: ImageSize, removingLocation: Bool) async -> Int? { nil }
 
-    func finish() { log.record("finish") }
+    func finish(keepingCopies: Bool) { log.record("finish") }
 }

@@ -182,5 +182,5 @@ final class SizeOnlyPreparer: ItemPreparing {
         return photos * ((size.longEdge ?? 4000) * 100 - (removingLocation ? 1000 : 0))
     }
 
-    func finish() {}
+    func finish(keepingCopies: Bool) {}
 }

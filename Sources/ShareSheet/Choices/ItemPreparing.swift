@@ -22,6 +22,7 @@ public protocol ItemPreparing: AnyObject {
     /// is kept for the send.
     func byteCount(of items: [Any], at size: ImageSize, removingLocation: Bool) async -> Int?
 
-    /// Stops work under way and removes the private copies: the share has ended.
-    func finish()
+    /// The share has ended: work under way stops, and the private copies go unless
+    /// `keepingCopies` (the items were handed off to a program that reads them later).
+    func finish(keepingCopies: Bool)
 }

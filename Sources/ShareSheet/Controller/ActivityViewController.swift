@@ -647,7 +647,8 @@ open class ActivityViewController {
         guard phase != .idle else { return }
         phase = .idle
         // The activity is done with the prepared copies (a queued share copied them).
-        chosenPreparer?.finish()
+        // A program the items were handed to (a share target's Exec=) reads them after this.
+        chosenPreparer?.finish(keepingCopies: outcome.disposition == .handedOff)
         currentActivity?.finishing.connect(nil)
         currentActivity = nil
         currentInterface = nil

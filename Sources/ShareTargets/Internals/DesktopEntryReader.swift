@@ -12,6 +12,7 @@ enum DesktopEntryReader {
     static let acceptsKey = "X-ShareSheet-Accepts"
     static let categoryKey = "X-ShareSheet-Category"
     static let busNameKey = "X-ShareSheet-DBus"
+    static let networkKey = "X-ShareSheet-Network"
     private static let group = "Desktop Entry"
 
     /// What one file holds.
@@ -54,6 +55,7 @@ enum DesktopEntryReader {
         } catch let problem as TargetEntryProblem {
             problems.append("\(acceptsKey): \(problem.message)")
         }
+        target.sendsItemsAway = boolean(keyFile, networkKey)
         switch string(keyFile, categoryKey)?.lowercased() {
         case nil, "share": target.category = .share
         case "action": target.category = .action
