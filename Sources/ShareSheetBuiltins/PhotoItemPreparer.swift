@@ -19,6 +19,8 @@ public final class PhotoItemPreparer: ItemPreparing {
     private var folder: URL?
     private var prepared: [Key: PreparedPhoto] = [:]
     private var finished = false
+    /// Preparations running now: a copy one of them writes after `finish` is removed when it ends.
+    private var running: [UUID: Task<PreparedPhoto, any Error>] = [:]
 
     private struct Key: Hashable {
         var path: String
@@ -61,7 +63,16 @@ public final class PhotoItemPreparer: ItemPreparing {
     public func finish(keepingCopies: Bool) {
         finished = true
         prepared = [:]
-        if let folder, !keepingCopies { try? FileManager.default.removeItem(at: folder) }
+        if let folder, !keepingCopies {
+            try? FileManager.default.removeItem(at: folder)
+            // libvips cannot be stopped mid-photo: what it still writes goes when it is done.
+            for task in running.values {
+                Task.detached {
+                    _ = await task.result
+                    try? FileManager.default.removeItem(at: folder)
+                }
+            }
+        }
         folder = nil
     }
 
@@ -156,7 +167,11 @@ public final class PhotoItemPreparer: ItemPreparing {
         // Each size and setting gets a folder of its own: the copies keep the photo's name.
         let folder = try privateFolder().appendingPathComponent(Self.folderName(for: options), isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let photo = try await Task.detached { try PhotoPreparation.prepare(source, options: options, into: folder) }.value
+        let id = UUID()
+        let task = Task.detached { try PhotoPreparation.prepare(source, options: options, into: folder) }
+        running[id] = task
+        defer { running[id] = nil }
+        let photo = try await task.value
         guard !finished else { throw ShareError(.cancelled, "the share ended") }
         prepared[key] = photo
         return photo

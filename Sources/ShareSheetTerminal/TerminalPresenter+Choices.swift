@@ -63,13 +63,14 @@ extension TerminalPresenter {
         let removing = controller.itemChoices.keepsLocation != true
         output.write(style.dim("Working out the sizes…") + "\n")
         var text = ""
+        let labels = ImageSize.allCases.map { size in size.title + (size.longEdge.map { ", \($0) px" } ?? "") }
+        let width = labels.map(\.count).max() ?? 0
         for (number, size) in ImageSize.allCases.enumerated() {
-            var line = "  " + style.bold(String(number + 1)) + "  " + size.title
-            if let edge = size.longEdge { line += style.dim(" (\(edge) pixels on the long side)") }
+            var line = "  " + style.bold(String(number + 1)) + "  " + labels[number].padded(to: width)
             if let preparer = controller.itemPreparer,
                 let bytes = await preparer.byteCount(of: sentPhotos(of: controller), at: size, removingLocation: removing)
             {
-                line += "  " + ByteCountFormat.string(Int64(bytes))
+                line += "  " + ByteCountFormat.string(Int64(bytes)).padded(to: 9)
             }
             if size == current { line += style.dim("  (now)") }
             text += line + "\n"

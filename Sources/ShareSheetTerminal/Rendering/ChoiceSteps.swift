@@ -39,8 +39,8 @@ public enum ChoiceStep: String, CaseIterable, Sendable {
             said.append("Photos go at \((choices.imageSize ?? .original).title.lowercased()) size.")
             said.append(
                 choices.keepsLocation == true
-                    ? "Their location and camera serial go with them."
-                    : "Their location and camera serial stay here when they leave this computer.")
+                    ? "Location and camera serial go with them."
+                    : "Location and camera serial are removed when they leave this computer.")
         }
         var text = said.map { $0.truncated(to: style.width) + "\n" }.joined()
         let words = offered.map { style.bold($0.rawValue) }
