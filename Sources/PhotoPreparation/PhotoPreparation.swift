@@ -33,7 +33,7 @@ public enum PhotoPreparation {
     ///   replace the source (the folder is the photo's own, under the same name).
     public static func prepare(_ source: URL, options: PhotoOptions, into folder: URL) throws -> PreparedPhoto {
         let photo = try SourcePhoto(source)
-        let plan = PreparationPlan(photo: photo, options: options)
+        let plan = try PreparationPlan(photo: photo, options: options)
         switch plan.action {
         case .keep:
             return PreparedPhoto(

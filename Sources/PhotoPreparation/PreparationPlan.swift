@@ -1,3 +1,5 @@
+import ShareSheet
+
 /// What `prepare` does to one photo, decided from the photo and the options alone.
 struct PreparationPlan {
     enum Action: Equatable {
@@ -11,12 +13,29 @@ struct PreparationPlan {
 
     let action: Action
 
-    init(photo: SourcePhoto, options: PhotoOptions) {
+    /// - Throws: `ShareError(.badData)` when the photo must be resized or converted but libvips
+    ///   cannot read its picture.
+    init(photo: SourcePhoto, options: PhotoOptions) throws {
         let displayedLongEdge = max(photo.width, photo.height)
         let target = options.longEdge.map { max(1, $0) }
-        let resizes = target.map { displayedLongEdge > $0 } ?? false
         let converts = options.convertsToJPEG && !photo.format.isWidelyReadable
         let strips = options.removesLocation && !photo.privateKeys.isEmpty
+        guard photo.decodes else {
+            if target != nil || converts {
+                throw ShareError(
+                    .badData, "\(photo.name): not an image this can read, so it cannot be made \(converts ? "into a JPEG" : "smaller")",
+                    path: photo.url.path)
+            }
+            // What cannot be read cannot be checked for a location: it goes only when the
+            // location may go with it.
+            if options.removesLocation && (!photo.metadataIsReadable || (strips && !photo.format.hasWritableMetadata)) {
+                throw ShareError(
+                    .badData, "\(photo.name): not an image this can read, so its location cannot be removed", path: photo.url.path)
+            }
+            action = strips ? .rewriteMetadata : .keep
+            return
+        }
+        let resizes = target.map { displayedLongEdge > $0 } ?? false
 
         if !resizes && !converts && !strips {
             action = .keep

@@ -13,6 +13,12 @@ struct SourcePhoto {
     let storedLongEdge: Int
     /// Exif and XMP keys with a location or a serial number.
     let privateKeys: [String]
+    /// False when libvips cannot read the picture (a damaged file, or one that only starts like
+    /// an image): its size is then unknown (0) and it cannot be resized or converted.
+    let decodes: Bool
+    /// False when neither libvips nor exiv2 can read the file: nobody can say whether it
+    /// holds a location, so it goes only as it is, and only when the location may go.
+    let metadataIsReadable: Bool
 
     /// The name messages use: the file's own.
     var name: String { url.lastPathComponent }
@@ -34,8 +40,10 @@ struct SourcePhoto {
         let header: (width: Int, height: Int, orientation: Int)
         do {
             header = try Vips.header(of: url)
+            decodes = true
         } catch {
-            throw ShareError(.badData, "\(name): not an image this can read (\(error))", path: url.path)
+            header = (0, 0, 1)
+            decodes = false
         }
         // Orientations 5 to 8 turn the picture a quarter: width and height swap on screen.
         let turned = (5...8).contains(header.orientation)
@@ -45,6 +53,10 @@ struct SourcePhoto {
 
         do {
             privateKeys = try PhotoMetadata.exclusively { try PhotoMetadata(reading: url.path).privateKeys }
+            metadataIsReadable = true
+        } catch where !decodes {
+            privateKeys = []
+            metadataIsReadable = false
         } catch {
             throw ShareError(.badData, "\(name): its metadata cannot be read (\(error))", path: url.path)
         }

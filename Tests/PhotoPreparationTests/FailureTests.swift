@@ -57,6 +57,26 @@ struct FailureTests {
         try expectBadData(source, PhotoOptions(), out: out)
     }
 
+    @Test("a file that only starts like a PNG: kept as it is when its location may go, refused when it must be removed")
+    func unreadableLookalike() throws {
+        let scratch = try TemporaryFolder("photo-failure")
+        defer { scratch.remove() }
+        var bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        bytes.append(Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 11) }))
+        let source = try scratch.write("photo.png", bytes)
+        let out = try scratch.folder("out")
+        let kept = try PhotoPreparation.prepare(source, options: PhotoOptions(removesLocation: false, convertsToJPEG: true), into: out)
+        #expect(kept.url == source && !kept.isCopy)
+        do {
+            _ = try PhotoPreparation.prepare(source, options: PhotoOptions(), into: out)
+            Issue.record("an unreadable photo went out although its location could not be checked")
+        } catch let error as ShareError {
+            #expect(error.kind == .badData)
+            #expect(error.message == "photo.png: not an image this can read, so its location cannot be removed")
+        }
+        try expectBadData(source, PhotoOptions(longEdge: 640, removesLocation: false), out: out)
+    }
+
     @Test("a folder that does not exist: an I/O error")
     func missingFolder() throws {
         let scratch = try TemporaryFolder("photo-failure")
