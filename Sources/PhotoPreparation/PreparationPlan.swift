@@ -26,9 +26,10 @@ struct PreparationPlan {
                     .badData, "\(photo.name): not an image this can read, so it cannot be made \(converts ? "into a JPEG" : "smaller")",
                     path: photo.url.path)
             }
-            // What cannot be read cannot be checked for a location: it goes only when the
-            // location may go with it.
-            if options.removesLocation && (!photo.metadataIsReadable || (strips && !photo.format.hasWritableMetadata)) {
+            // A file no image tool reads (one that only starts like an image) has no location
+            // anyone could read either: it goes as it is. One whose metadata reads but cannot be
+            // written does not go with its location.
+            if strips && !photo.format.hasWritableMetadata {
                 throw ShareError(
                     .badData, "\(photo.name): not an image this can read, so its location cannot be removed", path: photo.url.path)
             }

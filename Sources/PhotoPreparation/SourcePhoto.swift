@@ -16,8 +16,8 @@ struct SourcePhoto {
     /// False when libvips cannot read the picture (a damaged file, or one that only starts like
     /// an image): its size is then unknown (0) and it cannot be resized or converted.
     let decodes: Bool
-    /// False when neither libvips nor exiv2 can read the file: nobody can say whether it
-    /// holds a location, so it goes only as it is, and only when the location may go.
+    /// False when neither libvips nor exiv2 can read the file: no tool reads a location out
+    /// of it, so it can only go as it is.
     let metadataIsReadable: Bool
 
     /// The name messages use: the file's own.
