@@ -134,6 +134,15 @@ public final class PrintPeers: @unchecked Sendable {
     /// Stops the queue from accepting jobs, with `reason` as its message (`cupsreject -r`).
     public func reject(_ name: String, reason: String) throws {
         try Command.output("cupsreject", ["-h", server, "-r", reason, name])
+        // The scheduler says it rejects before a share asks: once seen on a loaded machine, a
+        // job went to a queue a moment after cupsreject had returned.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let state = (try? Command.output("lpstat", ["-h", server, "-a", name])) ?? ""
+            if state.contains("not accepting") { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw PeerError("cupsd still accepts jobs for \(name) 10 s after cupsreject")
     }
 
     /// Every job the scheduler knows (`lpstat -W all -o`), one line each.
