@@ -114,11 +114,15 @@ public final class PhotoItemPreparer: ItemPreparing {
         guard Self.mayBePhoto(item), let source = try await sourceFile(of: item) else { return nil }
         guard await Self.canPrepare(source) else { return nil }
         let photo = try await prepare(source, options: options)
+        // Nothing had to change: the item goes as it came.
+        guard photo.isCopy else { return nil }
         switch item {
         case is URL:
             return photo.url
-        case is Image:
-            return Image(contentsOfFile: photo.url.path)
+        case let image as Image:
+            // An image in memory stays in memory, one from a file becomes the copy's file.
+            if image.fileURL != nil { return Image(contentsOfFile: photo.url.path) }
+            return Image(data: try Data(contentsOf: photo.url), type: UTType.type(ofFileAt: photo.url))
         case is DataItem:
             let bytes = try Data(contentsOf: photo.url)
             let type = UTType.type(ofFileAt: photo.url)

@@ -132,4 +132,23 @@ struct PhotoMailTests {
                 .first { $0.hasSuffix("keep.jpg") })
         #expect(try Data(contentsOf: home.home.appendingPathComponent(saved)) == (try Data(contentsOf: photo)))
     }
+
+    @Test("a photo in a text message that waits in the outbox: its copy, without location, is kept beside the message")
+    func queuedMessageKeepsItsPhoto() throws {
+        let home = try TestHome()
+        let photo = home.folder.appendingPathComponent("dog.jpg")
+        try PhotoSamples.located(photo)
+        let run = try Run.share(["--activity", "message", "--to", "+15551234567", "--text", "Look", photo.path], home: home)
+        #expect(run.status == 75, "\(run)")
+        let messages = home.dataHome.appendingPathComponent("sharesheet/Messages")
+        let json = try #require(try FileManager.default.contentsOfDirectory(atPath: messages.path).first { $0.hasSuffix(".json") })
+        let stored = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: messages.appendingPathComponent(json))) as? [String: Any])
+        let attachment = try #require((stored["attachments"] as? [String])?.first)
+        let kept = URL(string: attachment).map { $0.isFileURL ? $0 : URL(fileURLWithPath: attachment) } ?? URL(fileURLWithPath: attachment)
+        #expect(kept.path.hasPrefix(messages.path + "/"), "\(attachment)")
+        #expect(kept.lastPathComponent == "dog.jpg")
+        #expect(try PhotoSamples.value("Exif.GPSInfo.GPSLatitude", in: kept) == nil)
+        #expect(FileManager.default.fileExists(atPath: photo.path))
+    }
 }

@@ -192,12 +192,37 @@ public struct MessageOutbox: Sendable {
         folder = directories.shareSheetData.appendingPathComponent("Messages", isDirectory: true)
     }
 
-    /// Queues `message`; returns its file.
+    /// Queues `message`; returns its file. Its attachments are copied next to it first
+    /// (`ID.files/`), so a message that waits still has them when the originals move, or when
+    /// they were a share's private copies (a photo without its location) that go with the share.
     public func add(_ message: TextMessage) throws -> URL {
+        let id = "sms-" + MailOutbox.uniqueName().split(separator: ".").prefix(2).joined(separator: ".")
+        var stored = message
+        if !message.attachments.isEmpty {
+            let files = folder.appendingPathComponent(id + ".files", isDirectory: true)
+            try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            var used: Set<String> = []
+            do {
+                stored.attachments = try message.attachments.map { source in
+                    var name = source.lastPathComponent
+                    var number = 1
+                    while !used.insert(name).inserted {
+                        number += 1
+                        name = "\(number)-" + source.lastPathComponent
+                    }
+                    let copy = files.appendingPathComponent(name)
+                    try FileManager.default.copyItem(at: source, to: copy)
+                    return copy
+                }
+            } catch {
+                try? FileManager.default.removeItem(at: files)
+                throw ShareError(.ioError, "Message: the attachments cannot be kept in the outbox: \(error.localizedDescription)")
+            }
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try encoder.encode(message)
-        let file = folder.appendingPathComponent("sms-" + MailOutbox.uniqueName().split(separator: ".").prefix(2).joined(separator: ".") + ".json")
+        let data = try encoder.encode(stored)
+        let file = folder.appendingPathComponent(id + ".json")
         try AtomicFile.write(data, to: file, permissions: 0o600)
         return file
     }
@@ -220,5 +245,6 @@ public struct MessageOutbox: Sendable {
     public func remove(_ id: String) throws {
         let url = folder.appendingPathComponent(id + ".json")
         guard unlink(url.path) == 0 else { throw ShareError(.noInput, "outbox: no message \(id)") }
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(id + ".files", isDirectory: true))
     }
 }
