@@ -105,7 +105,6 @@ final class AirDropPage {
                     : "Check that the other device is on the same network and has LocalSend open, then try again.",
                 classes: ["dim-label"], wraps: true, centered: true),
             retryButton)
-        Widgets.show(retryButton, options.searchAgain != nil)
 
         // A device's address, always there: discovery is blocked on many networks.
         let addressSection = Widgets.vertical(spacing: 6)
@@ -205,11 +204,23 @@ final class AirDropPage {
     /// Searching, the list, or nothing found: exactly one of them shows.
     private func showState() {
         let hasDevices = !devices.isEmpty
-        Widgets.show(searching, !hasDevices && isSearching)
-        Widgets.show(devicesHeading, hasDevices)
+        Self.show(searching, !hasDevices && isSearching)
+        Self.show(devicesHeading, hasDevices)
         Widgets.show(headingSpinner, isSearching)
         if isSearching { gtk_spinner_start(cg_spinner(headingSpinner)) } else { gtk_spinner_stop(cg_spinner(headingSpinner)) }
-        Widgets.show(nothingFound, !hasDevices && !isSearching)
+        Self.show(nothingFound, !hasDevices && !isSearching)
+        Widgets.show(retryButton, options.searchAgain != nil)
+    }
+
+    /// Shows or hides a box and its children: assistive technology reads a child's own
+    /// visibility, so "No devices found" in a hidden box must be hidden itself, not only its box.
+    private static func show(_ box: Widget, _ visible: Bool) {
+        Widgets.show(box, visible)
+        var child = gtk_widget_get_first_child(box)
+        while let widget = child {
+            Widgets.show(widget, visible)
+            child = gtk_widget_get_next_sibling(widget)
+        }
     }
 
     // MARK: Sending
