@@ -74,10 +74,8 @@ final class AirDropPage {
         cg_set_accessible_label(spinner, "Searching")
         Widgets.append(
             searching, spinner,
-            Widgets.label("Looking for devices nearby…", classes: ["title-4"], wraps: true, centered: true),
-            Widgets.label(
-                "Phones and computers on this network with LocalSend open appear here.", classes: ["dim-label"],
-                wraps: true, centered: true))
+            Self.centered("Looking for devices nearby…", classes: ["title-4"]),
+            Self.centered("Phones and computers on this network with LocalSend open appear here.", classes: ["dim-label"]))
 
         // The devices, with a small spinner beside the heading while more may come.
         devicesHeading = Widgets.horizontal(spacing: 8)
@@ -98,12 +96,12 @@ final class AirDropPage {
         gtk_widget_set_halign(retryButton, GTK_ALIGN_CENTER)
         Widgets.append(
             nothingFound, Widgets.themedIcon("network-wireless-offline", size: 48),
-            Widgets.label("No devices found", classes: ["title-4"], wraps: true, centered: true),
-            Widgets.label(
+            Self.centered("No devices found", classes: ["title-4"]),
+            Self.centered(
                 options.searchPeriod == nil
                     ? Self.sentence(interface.message)
                     : "Check that the other device is on the same network and has LocalSend open, then try again.",
-                classes: ["dim-label"], wraps: true, centered: true),
+                classes: ["dim-label"]),
             retryButton)
 
         // A device's address, always there: discovery is blocked on many networks.
@@ -164,13 +162,27 @@ final class AirDropPage {
             self.showState()
             // The first device to answer takes the focus from an address not typed yet, so
             // Enter sends to it; an address being typed keeps it.
-            if wasEmpty, gtk_widget_has_focus(self.address) != 0 || gtk_widget_is_focus(self.address) != 0,
+            if wasEmpty, self.addressHasFocus,
                 String(cString: gtk_editable_get_text(cg_editable(self.address))).isEmpty
             {
                 self.devices.focusFirst()
             }
         }
         startSearch()
+    }
+
+    /// True when the focus is in the address entry (on the text inside it, which is what
+    /// takes the focus of an entry).
+    private var addressHasFocus: Bool {
+        guard let root = gtk_widget_get_root(address), let focused = gtk_root_get_focus(root) else { return false }
+        return focused == address || gtk_widget_is_ancestor(focused, address) != 0
+    }
+
+    /// A centred sentence that wraps: centred lines too, not only a centred block.
+    private static func centered(_ text: String, classes: [String]) -> Widget {
+        let label = Widgets.label(text, classes: classes, wraps: true, centered: true)
+        gtk_label_set_justify(cg_label(label), GTK_JUSTIFY_CENTER)
+        return label
     }
 
     // MARK: The steps of a search
