@@ -224,8 +224,9 @@ final class AirDropPage {
         Widgets.show(retryButton, options.searchAgain != nil)
     }
 
-    /// Shows or hides a box and its children: assistive technology reads a child's own
-    /// visibility, so "No devices found" in a hidden box must be hidden itself, not only its box.
+    /// Shows or hides a box and its children, so "No devices found" in a hidden box is hidden
+    /// itself: AT-SPI's "visible" state may follow each widget's own flag rather than its box's
+    /// (not checked on GTK 4.8; hiding both costs nothing).
     private static func show(_ box: Widget, _ visible: Bool) {
         Widgets.show(box, visible)
         var child = gtk_widget_get_first_child(box)
