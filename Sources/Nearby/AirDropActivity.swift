@@ -130,6 +130,10 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity, Reci
                 do {
                     try discovery.start()
                     self.discovery = discovery
+                    // A window says "no devices found" once the search has had as long as a
+                    // device named ahead is waited for, and its Retry announces us again.
+                    options.searchPeriod = settings.discoveryTimeout
+                    options.searchAgain = { [weak discovery] in discovery?.announce() }
                 } catch {
                     message = "Discovery is not possible here (\(error)). Type the address of a device running LocalSend, such as 192.168.1.20."
                 }
@@ -143,7 +147,12 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity, Reci
                 guard let target = values["to"]?.text, let problem = DirectAddress.portProblem(target) else { return [:] }
                 return ["to": problem]
             },
-            onCancel: { [weak self] in self?.discovery?.stop() },
+            onCancel: { [weak self] in
+                // Back to the sheet cancels the interface too: a later pick searches afresh.
+                self?.discovery?.stop()
+                self?.discovery = nil
+                self?.builtInterface = nil
+            },
             onSubmit: { [weak self] values in self?.submit(values) })
     }
 
@@ -230,8 +239,20 @@ public final class AirDropActivity: BuiltInActivity, InterruptibleActivity, Reci
         }
         var details = [device.info.deviceModel, device.info.deviceType, device.host].compactMap { $0 }.filter { !$0.isEmpty }
         if known.device(fingerprint: device.fingerprint)?.pinned == true { details.insert("pinned", at: 0) }
-        let icon = device.info.deviceType == "mobile" ? "phone" : "computer"
-        return ChoiceOptions.Option(id: device.fingerprint, title: device.info.alias, detail: details.joined(separator: " · "), iconName: icon)
+        let (kind, icon) = Self.kind(of: device.info.deviceType)
+        return ChoiceOptions.Option(
+            id: device.fingerprint, title: device.info.alias, detail: details.joined(separator: " · "), iconName: icon, kind: kind)
+    }
+
+    /// LocalSend's device type (mobile, desktop, web, headless, server) as a word and an icon;
+    /// a device that does not say is most likely a computer running the desktop app.
+    static func kind(of deviceType: String?) -> (word: String, icon: String) {
+        switch deviceType {
+        case "mobile": return ("Phone", "phone")
+        case "web": return ("Web browser", "web-browser")
+        case "headless", "server": return ("Server", "network-server")
+        default: return ("Computer", "computer")
+        }
     }
 
     /// Where the configuration, the identity and the known devices are.

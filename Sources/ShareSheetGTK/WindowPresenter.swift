@@ -177,6 +177,9 @@ public final class WindowPresenter: Presenter {
         }
         workingPage?.stop()
         workingPage = nil
+        if activity.activityType == .airDrop, showAirDropPage(interface, for: activity, controller: controller, in: window) {
+            return
+        }
         let form = FormPage(
             interface: interface, activityTitle: activity.activityTitle ?? interface.title,
             submit: { [weak self, weak controller] values in
@@ -195,6 +198,40 @@ public final class WindowPresenter: Presenter {
         form.focusFirstField()
     }
 
+    /// AirDrop's own page in place of the generic form (SPEC §7: devices as they appear, "No
+    /// devices found" after the search, an address entry); false when the interface has no
+    /// device list to draw it from.
+    private func showAirDropPage(
+        _ interface: ActivityInterface, for activity: Activity, controller: ActivityViewController, in window: Window
+    ) -> Bool {
+        guard
+            let airDrop = AirDropPage(
+                interface: interface,
+                submit: { [weak self, weak controller] values in
+                    guard let self, let controller else { return [:] }
+                    let problems = controller.submitInterface(values)
+                    if problems.isEmpty {
+                        self.airDropPage = nil
+                        self.showWorking(activity, controller: controller)
+                    }
+                    return problems
+                },
+                back: { [weak self, weak controller] in
+                    self?.airDropPage = nil
+                    controller?.returnToSheet()
+                },
+                cancel: { [weak self, weak controller] in
+                    self?.interfaceWasCancelled = true
+                    controller?.cancelInterface()
+                })
+        else { return false }
+        window.show(airDrop.widget, title: activity.activityTitle ?? interface.title, subtitle: nil)
+        airDropPage = airDrop
+        page = .form
+        airDrop.focus()
+        return true
+    }
+
     public func dismiss(outcome: ShareOutcome, controller: ActivityViewController) {
         // A dismissal names no activity: the one that was running (and keeps its work) does.
         let title =
@@ -211,6 +248,7 @@ public final class WindowPresenter: Presenter {
             heldOutcome = (outcome, title)
             workingPage?.showStopping()
             formPage = nil
+            airDropPage = nil
             return
         }
         show(outcome, title: title)
@@ -223,6 +261,7 @@ public final class WindowPresenter: Presenter {
         workingPage = nil
         leaveUndoPage()
         formPage = nil
+        airDropPage = nil
         guard let window else { return }
         if let error = outcome.error, case let failure = ShareResult.Failure(error, activityTitle: title),
             failure.code != .cancelled
@@ -307,6 +346,8 @@ public final class WindowPresenter: Presenter {
 
     private var workingPage: WorkingPage?
     private var formPage: FormPage?
+    /// AirDrop's page, while it shows in place of the form.
+    private var airDropPage: AirDropPage?
 
     private func pick(_ activity: Activity, controller: ActivityViewController) {
         guard page == .sheet, let type = activity.activityType else { return }
@@ -404,6 +445,7 @@ public final class WindowPresenter: Presenter {
             if let controller, controller.phase != .idle { controller.dismissKeepingWork() } else if heldOutcome == nil { close() }
         case .form:
             formPage?.cancel()
+            airDropPage?.cancel()
         case .result:
             close()
         case .need:

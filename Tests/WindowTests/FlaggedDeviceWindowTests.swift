@@ -30,17 +30,19 @@ struct FlaggedDeviceWindowTests {
             let started = try Share.start([file.path], home: desk.home, extra: desk.session.environment, namespace: pair.ours)
             let window = RunningWindow(started: started, driver: AccessibilityDriver(session: desk.session, pid: started.pid))
             try await window.driver.click(name: "AirDrop", role: "push button")
-            try await window.driver.wait(name: "Desk Laptop", role: "radio button")
+            try await window.driver.wait(name: "Desk Laptop", role: "push button")
             let dump = try await window.driver.dump()
             let nodes = try #require(JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [[String: Any]], "\(dump.prefix(3000))")
             let button = try #require(
-                nodes.first { $0["name"] as? String == "Desk Laptop" && $0["role"] as? String == "radio button" }, "\(dump.suffix(3000))")
+                nodes.first { $0["name"] as? String == "Desk Laptop" && $0["role"] as? String == "push button" }, "\(dump.suffix(3000))")
             let description = button["description"] as? String ?? ""
             #expect(description.hasPrefix("not your pinned Desk Laptop: another certificate"), "\(button)")
-            // The words are on the button itself, not only in its tooltip.
+            // The words are shown on the device's row, under its name, not only in its tooltip.
             #expect(
-                nodes.contains { ($0["text"] as? String ?? $0["name"] as? String ?? "").contains("Desk Laptop — not your pinned Desk Laptop") }
-                    || (button["text"] as? String ?? "").contains("not your pinned"),
+                nodes.contains { node in
+                    node["role"] as? String == "label"
+                        && (node["text"] as? String ?? node["name"] as? String ?? "").hasPrefix("not your pinned Desk Laptop")
+                },
                 "\(dump)")
             try await window.driver.key("Escape")
             let run = try await window.finish()

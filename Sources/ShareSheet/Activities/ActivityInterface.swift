@@ -205,14 +205,21 @@ public final class ChoiceOptions {
         /// True for an option to be wary of (a device showing a pinned device's name with another
         /// certificate): presenters show its detail with it, marked, not only on request.
         public var isWarning: Bool
+        /// What sort of thing it is, in a word people use ("Phone", "Computer"), for a page that
+        /// shows it apart from the detail; nil when the option does not say.
+        public var kind: String?
 
         /// Describes an option.
-        public init(id: String, title: String, detail: String? = nil, iconName: String? = nil, isWarning: Bool = false) {
+        public init(
+            id: String, title: String, detail: String? = nil, iconName: String? = nil, isWarning: Bool = false,
+            kind: String? = nil
+        ) {
             self.id = id
             self.title = title
             self.detail = detail
             self.iconName = iconName
             self.isWarning = isWarning
+            self.kind = kind
         }
     }
 
@@ -224,6 +231,13 @@ public final class ChoiceOptions {
     /// choice that takes free text too (AirDrop: a device's HOST[:PORT]); nil refuses the text.
     /// When nil (the default), only the options can be chosen.
     public var optionForTypedText: ((String) -> Option?)?
+    /// For options that a search finds (nearby devices): how long, in seconds, it looks before
+    /// a presenter may say that nothing was found. The list stays open after it, as a late
+    /// answer is still added. Nil for options that come from no search.
+    public var searchPeriod: Double?
+    /// Looks again (a window's Retry): the search asks anew and its period starts over; nil
+    /// when the search cannot be repeated.
+    public var searchAgain: (() -> Void)?
     private var observers: [(Option) -> Void] = []
     private var completionObservers: [() -> Void] = []
 

@@ -295,6 +295,7 @@ open class ActivityViewController {
         lastOutcome = nil
         submittedValues = [:]
         pickedSuggestion = nil
+        presetsBeforeSuggestion = nil
         interruptedActivity = nil
         phase = .showingSheet
         presenter?.present(sheet: sheet, controller: self)
@@ -329,6 +330,30 @@ open class ActivityViewController {
             pickedSuggestion = nil
             return false
         }
+        presetsBeforeSuggestion = before
+        return true
+    }
+
+    /// The preset values from before the picked suggestion's, put back when the person returns
+    /// to the sheet.
+    private var presetsBeforeSuggestion: InterfaceValues?
+
+    /// Leaves the shown interface for the sheet (a window's Back): the interface is cancelled
+    /// (its `onCancel` runs, so a search it started stops) without finishing the share, and the
+    /// sheet is presented again for another pick. The activity is prepared afresh if picked again.
+    /// - Returns: true when an interface was shown and the sheet is back.
+    @discardableResult
+    public func returnToSheet() -> Bool {
+        guard case .showingInterface = phase, let activity = currentActivity else { return false }
+        currentInterface?.onCancel()
+        currentInterface = nil
+        activity.finishing.connect(nil)
+        currentActivity = nil
+        if let presetsBeforeSuggestion { presetValues = presetsBeforeSuggestion }
+        presetsBeforeSuggestion = nil
+        pickedSuggestion = nil
+        phase = .showingSheet
+        presenter?.present(sheet: sheet, controller: self)
         return true
     }
 
