@@ -188,6 +188,10 @@ public final class WindowPresenter: Presenter {
                 if problems.isEmpty { self.showWorking(activity, controller: controller) }
                 return problems
             },
+            back: { [weak self, weak controller] in
+                self?.formPage = nil
+                controller?.returnToSheet()
+            },
             cancel: { [weak self, weak controller] in
                 self?.interfaceWasCancelled = true
                 controller?.cancelInterface()

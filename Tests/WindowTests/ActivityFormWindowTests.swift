@@ -36,6 +36,22 @@ struct ActivityFormWindowTests {
         }
     }
 
+    @Test("Back on Mail's form returns to the sheet, where another activity (Save to Photos) can be picked and runs")
+    func backToTheSheet() async throws {
+        try await WindowDesk.with { desk in
+            let (notes, photo) = try desk.notesAndPhoto()
+            let window = try desk.startShare([notes.path, photo.path])
+            try await window.driver.click(name: "Mail", role: "push button")
+            try await window.driver.wait(name: "Subject", role: "text")
+            try await window.driver.click(name: "Back", role: "push button")
+            try await window.driver.click(name: "Save to Photos", role: "push button")
+            let run = try await window.finish()
+            #expect(run.status == 0, "share: \(run.standardError)")
+            let pictures = desk.home.home.appendingPathComponent("Pictures")
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: pictures.path))?.contains("photo.png") == true)
+        }
+    }
+
     @Test("a wrong address is said under its field and Send stays disabled until it is right")
     func validationUnderTheField() async throws {
         try await WindowDesk.with { desk in

@@ -19,10 +19,12 @@ final class FormPage {
 
     /// - Parameters:
     ///   - submit: hands the values to the controller; returns the problems it found.
+    ///   - back: returns to the sheet to pick another activity; nil shows no Back.
     ///   - cancel: cancels the interface.
     init(
         interface: ActivityInterface, activityTitle: String,
-        submit: @escaping @MainActor (InterfaceValues) -> [String: String], cancel: @escaping @MainActor () -> Void
+        submit: @escaping @MainActor (InterfaceValues) -> [String: String], back: (@MainActor () -> Void)? = nil,
+        cancel: @escaping @MainActor () -> Void
     ) {
         self.interface = interface
         self.submit = submit
@@ -63,7 +65,15 @@ final class FormPage {
         submitButton = Widgets.button(interface.submitTitle, classes: ["suggested-action"]) { submitAction.run() }
         let cancelButton = Widgets.button("Cancel") { cancelButtonAction.run() }
         let buttons = Widgets.horizontal(spacing: 8)
-        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+        if let back {
+            // Back on the left, apart from the buttons that end the form.
+            let backButton = Widgets.button("Back") { back() }
+            gtk_widget_set_hexpand(backButton, 1)
+            gtk_widget_set_halign(backButton, GTK_ALIGN_START)
+            Widgets.append(buttons, backButton)
+        } else {
+            gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+        }
         Widgets.append(buttons, cancelButton, submitButton)
 
         let column = Widgets.vertical(spacing: 0)
