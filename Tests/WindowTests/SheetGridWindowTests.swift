@@ -45,7 +45,7 @@ struct SheetGridWindowTests {
         for title in titles {
             let button = all.first { $0.role == "push button" && $0.name == title }
             let box = try #require(button?.box, "\(title): no button at \(size)")
-            #expect(button?.states.contains("showing") == true, "\(title) is not showing at \(size)")
+            #expect(button?.states.contains("visible") == true, "\(title) is not visible at \(size)")
             let inside =
                 box.width > 0 && box.height > 0 && box.x >= 0 && box.y >= 0
                 && box.x + box.width <= frame.width && box.y + box.height <= frame.height
@@ -111,7 +111,7 @@ struct SheetGridWindowTests {
             let (_, photo) = try desk.notesAndPhoto()
             let window = try desk.startShare([photo.path])
             try await window.driver.wait(name: "Not available")
-            let controls = try await nodes(of: window).filter { $0.states.contains("focusable") && $0.states.contains("showing") }
+            let controls = try await nodes(of: window).filter { $0.states.contains("focusable") && $0.states.contains("visible") }
             #expect(!controls.isEmpty)
             for control in controls { #expect(!control.name.isEmpty, "a nameless \(control.role)") }
             #expect(controls.contains { $0.name == "Not available" }, "\(controls.map(\.name))")

@@ -78,9 +78,12 @@ enum Widgets {
         return image
     }
 
-    /// A scrolled area that scrolls one way only.
-    static func scroller(_ child: Widget, horizontal: Bool) -> Widget {
+    /// A scrolled area that scrolls one way only. GTK lets the keyboard focus rest on a scrolled
+    /// area (to scroll it with keys, and when the focused control inside is hidden): `name` is
+    /// what a screen reader says then.
+    static func scroller(_ child: Widget, horizontal: Bool, name: String? = nil) -> Widget {
         let scroller = gtk_scrolled_window_new()!
+        if let name { cg_set_accessible_label(scroller, name) }
         gtk_scrolled_window_set_child(cg_scrolled(scroller), child)
         if horizontal {
             gtk_scrolled_window_set_policy(cg_scrolled(scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)

@@ -65,11 +65,18 @@ final class SheetPage {
         noMatch = Widgets.label("No activity matches", classes: ["dim-label"], centered: true)
         rowsBox = Widgets.vertical(spacing: 12)
         Widgets.append(page, rowsBox)
-        widget = Widgets.scroller(page, horizontal: false)
+        widget = Widgets.scroller(page, horizontal: false, name: "Share sheet")
         showRows(sheet)
 
         header.onSheetChange = { [weak self] sheet in self?.showChanged(sheet) }
         Signals.connect(filter, "search-changed") { [weak self] in self?.applyFilter() }
+        // Typing anywhere starts a search (`captureTyping`) but leaves the focus where it was,
+        // on an activity the filter may be about to hide, and Enter would act on that activity.
+        // The focus follows the typing into the filter, keeping the caret after what was typed.
+        Signals.connect(filter, "search-started") { [filter] in
+            guard gtk_widget_has_focus(filter) == 0, let text = gtk_editable_get_delegate(cg_editable(filter)) else { return }
+            gtk_text_grab_focus_without_selecting(UnsafeMutablePointer<GtkText>(text))
+        }
         // Enter in the filter picks the first thing the typed text leaves, in reading order: a
         // suggestion above the rows ("ana", Enter: Mail to Ana), else the first activity. It is
         // worked out from the text itself: the entry applies the filter on screen only after a

@@ -35,7 +35,7 @@ final class SuggestionRow {
         }
         let box = Widgets.horizontal(spacing: 4)
         for avatar in avatars { Widgets.append(box, avatar.widget) }
-        widget = Widgets.scroller(box, horizontal: true)
+        widget = Widgets.scroller(box, horizontal: true, name: "Suggestions")
         Widgets.show(widget, !avatars.isEmpty)
     }
 
