@@ -91,6 +91,26 @@ struct SheetGridWindowTests {
         }
     }
 
+    @Test("Down moves from the share row into the action grid, and down a line inside the grid to the tile below")
+    func arrowsMoveThroughTheGrid() async throws {
+        try await WindowDesk.with { desk in
+            let (_, photo) = try desk.notesAndPhoto()
+            let window = try desk.startShare([photo.path])
+            try await window.driver.wait(name: "Open In…", role: "push button")
+            // Message, the first activity, has the focus.
+            try await window.driver.key("Down")
+            let first = try await nodes(of: window).filter { $0.states.contains("focused") }
+            #expect(first.map(\.name) == ["Print"])
+            try await window.driver.key("Down")
+            let second = try await nodes(of: window).filter { $0.states.contains("focused") }
+            let print = try #require(first.first?.box)
+            let below = try #require(second.first?.box, "nothing focused after Down")
+            #expect(second.first?.role == "push button" && below.x == print.x && below.y > print.y, "\(second.map(\.name)) at \(below)")
+            try await window.driver.key("Escape")
+            _ = try await window.finish()
+        }
+    }
+
     @Test("the program is named ShareSheet: the accessible application and the window's class")
     func programIsNamed() async throws {
         try await WindowDesk.with { desk in

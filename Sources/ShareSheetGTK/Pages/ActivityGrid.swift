@@ -57,6 +57,37 @@ final class ActivityGrid {
             gtk_widget_set_focusable(cell, 0)
             tiles.append(Tile(activity: activity, title: entry.title, button: button, cell: cell))
         }
+        moveFocusWithArrows()
+    }
+
+    /// The arrow keys move the focus from tile to tile, up and down a line too, and on to the
+    /// next row at the grid's edge, as they did along a single row. The grid's own arrow
+    /// handling moves a cursor that it only knows once a cell had the focus itself, which ours
+    /// never do, so the keys are taken first and passed to GTK's focus chain from the window
+    /// (what the window does with an arrow no widget took); the grid's part of the chain
+    /// finds the tile left, right, above or below.
+    private func moveFocusWithArrows() {
+        let keys = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+        let grid = widget
+        Signals.connectKeyPressed(UnsafeMutableRawPointer(keys)) { key, _ in
+            let directions: [UInt32: GtkDirectionType] = [
+                UInt32(GDK_KEY_Left): GTK_DIR_LEFT, UInt32(GDK_KEY_Right): GTK_DIR_RIGHT, UInt32(GDK_KEY_Up): GTK_DIR_UP,
+                UInt32(GDK_KEY_Down): GTK_DIR_DOWN, UInt32(GDK_KEY_KP_Left): GTK_DIR_LEFT,
+                UInt32(GDK_KEY_KP_Right): GTK_DIR_RIGHT, UInt32(GDK_KEY_KP_Up): GTK_DIR_UP, UInt32(GDK_KEY_KP_Down): GTK_DIR_DOWN,
+            ]
+            guard let direction = directions[key], let root = gtk_widget_get_root(grid) else { return false }
+            gtk_widget_child_focus(UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self), direction)
+            return true
+        }
+        gtk_widget_add_controller(widget, keys)
+        // At the grid's edge GTK would ring the bell and keep the focus; let it go on to the
+        // next row or the filter instead, as along the old single row. The bell is the default
+        // handler, which runs after ours unless the emission stops here.
+        Signals.connectHandled(widget, "keynav-failed") { [grid] in
+            g_signal_stop_emission_by_name(grid, "keynav-failed")
+            return false
+        }
     }
 
     /// Shows the tiles whose title contains `typed` (all when it is empty); true when one is.
