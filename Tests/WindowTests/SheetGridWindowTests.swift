@@ -69,6 +69,15 @@ struct SheetGridWindowTests {
             try await window.driver.resize(width: 800, height: 600)
             try await expectAllInside(titles, of: window, at: "800×600")
             try await desk.saveScreenshot("sheet-grid-800x600.png", of: window)
+
+            // Opening "Not available" adds to the page, which scrolls; no tile gives up height.
+            let before = try await nodes(of: window).filter { $0.role == "push button" && titles.contains($0.name) }
+            try await window.driver.click(name: "Not available")
+            try await window.driver.wait(name: "Open In…", role: "push button")
+            try await Task.sleep(for: .milliseconds(300))
+            let after = try await nodes(of: window).filter { $0.role == "push button" && titles.contains($0.name) }
+            #expect(after.map { $0.box?.height } == before.map { $0.box?.height }, "tile heights changed")
+            try await desk.saveScreenshot("sheet-grid-not-available.png", of: window)
             try await window.driver.key("Escape")
             let run = try await window.finish()
             #expect(run.status == 130, "share: \(run.standardError)")
