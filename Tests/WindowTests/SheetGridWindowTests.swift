@@ -84,6 +84,27 @@ struct SheetGridWindowTests {
         }
     }
 
+    @Test("with a suggestion row above the rows, every activity offered for a photo still shows at the default size")
+    func everyActivityShowsUnderSuggestions() async throws {
+        try await WindowDesk.with { desk in
+            let (_, photo) = try desk.notesAndPhoto()
+            let titles = try await offered([photo], on: desk)
+            let ana: [String: Any] = [
+                "id": "mail:ana@example.com", "activity": "mail", "title": "Ana Lima", "subtitle": "ana@example.com",
+                "icon": "avatar-default", "presets": ["to": "ana@example.com"],
+            ]
+            let suggestion = String(decoding: try JSONSerialization.data(withJSONObject: ana), as: UTF8.self)
+            let window = try desk.startApp(["--suggestion", suggestion, photo.path])
+            try await window.driver.wait(name: "Mail to Ana Lima", role: "push button")
+            for title in titles { try await window.driver.wait(name: title, role: "push button") }
+            try await window.driver.wait(name: "Thumbnail of photo.png", role: "image")
+            try await expectAllInside(titles, of: window, at: "the default size, under a suggestion")
+            try await desk.saveScreenshot("sheet-grid-suggestion.png", of: window)
+            try await window.driver.key("Escape")
+            _ = try await window.finish()
+        }
+    }
+
     @Test("\"contact\" typed fast and Enter at once opens Assign to Contact, not the activity that was first before the filter applied")
     func enterActsOnWhatWasTyped() async throws {
         try await WindowDesk.with { desk in

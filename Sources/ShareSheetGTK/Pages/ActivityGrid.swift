@@ -36,7 +36,7 @@ final class ActivityGrid {
         gtk_widget_add_css_class(widget, "sharesheet-activity-grid")
         gtk_flow_box_set_homogeneous(box, 1)
         gtk_flow_box_set_column_spacing(box, 4)
-        gtk_flow_box_set_row_spacing(box, 4)
+        gtk_flow_box_set_row_spacing(box, 0)
         gtk_flow_box_set_min_children_per_line(box, 1)
         // Enough for every activity on one line in a wide window; the width decides the rest.
         gtk_flow_box_set_max_children_per_line(box, 16)
@@ -49,7 +49,7 @@ final class ActivityGrid {
         for activity in activities {
             let entry = names.entry(for: activity)
             let button = Widgets.iconButton(
-                title: entry.title, icon: Widgets.themedIcon(entry.iconName, size: 32), action: { pick(activity) })
+                title: entry.title, icon: Widgets.themedIcon(entry.iconName, size: 24), action: { pick(activity) })
             gtk_flow_box_insert(box, button, -1)
             guard let cell = gtk_widget_get_parent(button) else { continue }
             // The cell passes the focus straight to its button: Tab and the arrow keys land on

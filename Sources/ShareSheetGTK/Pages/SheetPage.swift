@@ -16,8 +16,8 @@ final class SheetPage {
     private let filter: Widget
     /// Kept: it puts the thumbnails in when gdk-pixbuf has scaled them, and takes the choices.
     private let header: HeaderView
-    /// The share row's grid, then the action row's, each after its heading.
-    private var rows: [(heading: Widget, grid: ActivityGrid)] = []
+    /// The share row, then the action row: each a section with a heading over its grid.
+    private var rows: [(section: Widget, grid: ActivityGrid)] = []
     private var noMatch: Widget
     /// Holds the rows and "Not available", drawn again when the items sent change.
     private let rowsBox: Widget
@@ -63,7 +63,7 @@ final class SheetPage {
         Widgets.append(page, suggestionRow.widget)
 
         noMatch = Widgets.label("No activity matches", classes: ["dim-label"], centered: true)
-        rowsBox = Widgets.vertical(spacing: 12)
+        rowsBox = Widgets.vertical(spacing: 8)
         Widgets.append(page, rowsBox)
         widget = Widgets.scroller(page, horizontal: false, name: "Share sheet")
         showRows(sheet)
@@ -74,7 +74,7 @@ final class SheetPage {
         // on an activity the filter may be about to hide, and Enter would act on that activity.
         // The focus follows the typing into the filter, keeping the caret after what was typed.
         Signals.connect(filter, "search-started") { [filter] in
-            guard gtk_widget_has_focus(filter) == 0, let text = gtk_editable_get_delegate(cg_editable(filter)) else { return }
+            guard let text = gtk_editable_get_delegate(cg_editable(filter)) else { return }
             gtk_text_grab_focus_without_selecting(UnsafeMutablePointer<GtkText>(text))
         }
         // Enter in the filter picks the first thing the typed text leaves, in reading order: a
@@ -102,10 +102,12 @@ final class SheetPage {
         Widgets.show(noMatch, false)
         let pick = self.pick
         for (heading, row) in [("Share", sheet.shareRow), ("Actions", sheet.actionRow)] where !row.isEmpty {
-            let label = Widgets.label(heading, classes: ["heading"])
+            // The heading sits close over its own grid, further from the one before.
+            let section = Widgets.vertical(spacing: 2)
             let grid = ActivityGrid(heading: heading, activities: row, names: names, pick: { pick($0) })
-            Widgets.append(rowsBox, label, grid.widget)
-            rows.append((label, grid))
+            Widgets.append(section, Widgets.label(heading, classes: ["heading"]), grid.widget)
+            Widgets.append(rowsBox, section)
+            rows.append((section, grid))
         }
         Widgets.append(rowsBox, noMatch)
         if sheet.activities.isEmpty {
@@ -175,8 +177,7 @@ final class SheetPage {
         var anyShown = false
         for row in rows {
             let shown = row.grid.filter(typed)
-            Widgets.show(row.grid.widget, shown)
-            Widgets.show(row.heading, shown)
+            Widgets.show(row.section, shown)
             anyShown = anyShown || shown
         }
         let anySuggested = suggestionRow.filter(typed)
