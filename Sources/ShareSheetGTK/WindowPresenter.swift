@@ -83,6 +83,7 @@ public final class WindowPresenter: Presenter {
     /// Call it on the main thread inside `GLibMainLoop` before presenting.
     public static func connectToDisplay() throws {
         if DisplayConnection.isOpen { return }
+        ProgramName.claim()
         guard Renderer.withoutGL({ gtk_init_check() }) != 0 else {
             let name = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
             throw ShareError(.unavailable, "cannot open a window on display '\(name)'", fix: .useTerminal)

@@ -79,6 +79,37 @@ public struct AccessibilityDriver: Sendable {
         try await run(["dump"])
     }
 
+    /// The tree as ``dump()`` gives it, each node with `extents`, `[x, y, width, height]` in its
+    /// window's coordinates (null for a node without a box).
+    public func dumpWithExtents() async throws -> String {
+        try await run(["dump", "--extents"])
+    }
+
+    /// What the desktop knows the application by: its accessible name, its window's WM_CLASS
+    /// (instance and class) and the window's size.
+    public struct WindowFacts: Sendable, Decodable {
+        public var application: String
+        public var wmClass: [String?]
+        public var size: [Int]?
+
+        enum CodingKeys: String, CodingKey {
+            case application
+            case wmClass = "wm_class"
+            case size
+        }
+    }
+
+    /// The application's accessible name, its window's class and size.
+    public func window() async throws -> WindowFacts {
+        try JSONDecoder().decode(WindowFacts.self, from: Data(try await run(["window"]).utf8))
+    }
+
+    /// Resizes the application's window (as a person dragging its edge would) and waits until
+    /// the application has laid it out at that size.
+    public func resize(width: Int, height: Int) async throws {
+        try await run(["resize", String(width), String(height)])
+    }
+
     /// Presses keys in the application's window through XTest, after giving it the focus.
     /// - Parameter names: X keysym names (`Escape`, `Tab`, `Return`, `space`, `Right`, `a`);
     ///   a chord joins them with `+` (`Control_L+a`).

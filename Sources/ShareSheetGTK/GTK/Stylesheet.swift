@@ -1,7 +1,8 @@
 import CGtk
 
 /// The few looks libadwaita's stylesheet does not have: activity icons on a round tile, as the
-/// sheet's rows draw them, the suggestions' round avatars, and the round check on each item of
+/// sheet's rows draw them (the grid's cells without padding of their own, and the tiles' buttons
+/// with little at the sides: the caption's width makes the tile's), the suggestions' round avatars, and the round check on each item of
 /// the item strip (a filled accent disc when the item is sent, an empty ring when it is not). Tiles take libadwaita's named
 /// colours, so the dark and light styles the desktop asks for both work; initials sit on one of
 /// eight colours of the GNOME palette, light text on each (dark text on yellow), as
@@ -10,9 +11,15 @@ import CGtk
 enum Stylesheet {
     static let css = """
         .sharesheet-activity-icon {
-            padding: 14px;
+            padding: 12px;
             border-radius: 999px;
             background-color: alpha(@window_fg_color, 0.08);
+        }
+        .sharesheet-activity-grid > flowboxchild {
+            padding: 0;
+        }
+        button.sharesheet-activity-tile {
+            padding: 2px;
         }
         .sharesheet-suggestion {
             padding-left: 2px;

@@ -46,9 +46,13 @@ enum Widgets {
         return button
     }
 
-    /// A large icon with its title under it, as the sheet's rows draw an activity.
-    static func iconButton(title: String, icon: Widget, action: @escaping @MainActor () -> Void) -> Widget {
-        let content = vertical(spacing: 6)
+    /// A large icon with its title under it, as the sheet's rows draw an activity. The title
+    /// wraps onto two lines `captionWidth` pixels wide: 76 holds "Reading List" and "Assign to"
+    /// whole at the caption size, so no built-in's title is cut.
+    static func iconButton(
+        title: String, icon: Widget, captionWidth: Int32 = 76, action: @escaping @MainActor () -> Void
+    ) -> Widget {
+        let content = vertical(spacing: 4)
         gtk_widget_set_halign(icon, GTK_ALIGN_CENTER)
         gtk_widget_add_css_class(icon, "sharesheet-activity-icon")
         let caption = gtk_label_new(title)!
@@ -56,6 +60,7 @@ enum Widgets {
         gtk_label_set_wrap_mode(cg_label(caption), PANGO_WRAP_WORD_CHAR)
         gtk_label_set_justify(cg_label(caption), GTK_JUSTIFY_CENTER)
         gtk_label_set_max_width_chars(cg_label(caption), 10)
+        gtk_widget_set_size_request(caption, captionWidth, -1)
         gtk_label_set_lines(cg_label(caption), 2)
         gtk_label_set_ellipsize(cg_label(caption), PANGO_ELLIPSIZE_END)
         gtk_widget_add_css_class(caption, "caption")
@@ -63,7 +68,7 @@ enum Widgets {
         let button = gtk_button_new()!
         gtk_button_set_child(cg_button(button), content)
         gtk_widget_add_css_class(button, "flat")
-        gtk_widget_set_size_request(button, 84, -1)
+        gtk_widget_add_css_class(button, "sharesheet-activity-tile")
         cg_set_accessible_label(button, title)
         Signals.connect(button, "clicked", action)
         return button
@@ -78,9 +83,12 @@ enum Widgets {
         return image
     }
 
-    /// A scrolled area that scrolls one way only.
-    static func scroller(_ child: Widget, horizontal: Bool) -> Widget {
+    /// A scrolled area that scrolls one way only. GTK lets the keyboard focus rest on a scrolled
+    /// area (to scroll it with keys, and when the focused control inside is hidden): `name` is
+    /// what a screen reader says then.
+    static func scroller(_ child: Widget, horizontal: Bool, name: String? = nil) -> Widget {
         let scroller = gtk_scrolled_window_new()!
+        if let name { cg_set_accessible_label(scroller, name) }
         gtk_scrolled_window_set_child(cg_scrolled(scroller), child)
         if horizontal {
             gtk_scrolled_window_set_policy(cg_scrolled(scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)

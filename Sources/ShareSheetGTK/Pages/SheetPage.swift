@@ -3,9 +3,10 @@ import ShareSheet
 import Sharing
 
 /// The sheet itself: the header with the items' preview, a filter, the suggested people, devices
-/// and applications as round avatars, the share row and the action row as icon buttons in the
-/// controller's order, and the activities that are not offered behind a "Not available" expander
-/// with their reasons.
+/// and applications as round avatars, the share row and the action row as grids of icon buttons
+/// in the controller's order, and the activities that are not offered behind a "Not available"
+/// expander with their reasons. The page scrolls as a whole: nothing in it scrolls sideways or
+/// gives up height to another part.
 @MainActor
 final class SheetPage {
     let widget: Widget
@@ -15,8 +16,8 @@ final class SheetPage {
     private let filter: Widget
     /// Kept: it puts the thumbnails in when gdk-pixbuf has scaled them, and takes the choices.
     private let header: HeaderView
-    private var buttons: [(activity: Activity, title: String, button: Widget)] = []
-    private var rows: [(scroller: Widget, heading: Widget, titles: [String])] = []
+    /// The share row, then the action row: each a section with a heading over its grid.
+    private var rows: [(section: Widget, grid: ActivityGrid)] = []
     private var noMatch: Widget
     /// Holds the rows and "Not available", drawn again when the items sent change.
     private let rowsBox: Widget
@@ -51,25 +52,42 @@ final class SheetPage {
         // GTK 4.8 has the property but not yet its setter.
         cg_set_string_property(filter, "placeholder-text", "Filter activities")
         cg_set_accessible_label(filter, "Filter activities")
+        // The focus sits in the entry's inner text widget while the person types: name it too,
+        // or a screen reader announces a nameless text field.
+        if let text = gtk_editable_get_delegate(cg_editable(filter)) {
+            cg_set_accessible_label(UnsafeMutableRawPointer(text), "Filter activities")
+        }
         Widgets.append(page, filter)
         suggestionRow = SuggestionRow(
             suggestions: sheet.suggestions, activities: sheet.activities, names: names, pick: { pickSuggestion($0) })
         Widgets.append(page, suggestionRow.widget)
 
         noMatch = Widgets.label("No activity matches", classes: ["dim-label"], centered: true)
-        rowsBox = Widgets.vertical(spacing: 12)
+        rowsBox = Widgets.vertical(spacing: 8)
         Widgets.append(page, rowsBox)
-        widget = Widgets.scroller(page, horizontal: false)
+        widget = Widgets.scroller(page, horizontal: false, name: "Share sheet")
         showRows(sheet)
 
         header.onSheetChange = { [weak self] sheet in self?.showChanged(sheet) }
         Signals.connect(filter, "search-changed") { [weak self] in self?.applyFilter() }
-        // Enter in the filter picks the first thing still shown, in reading order: a suggestion
-        // above the rows ("ana", Enter: Mail to Ana), else the first activity.
+        // Typing anywhere starts a search (`captureTyping`) but leaves the focus where it was,
+        // on an activity the filter may be about to hide, and Enter would act on that activity.
+        // The focus follows the typing into the filter, keeping the caret after what was typed.
+        Signals.connect(filter, "search-started") { [filter] in
+            guard let text = gtk_editable_get_delegate(cg_editable(filter)) else { return }
+            gtk_text_grab_focus_without_selecting(UnsafeMutablePointer<GtkText>(text))
+        }
+        // Enter in the filter picks the first thing the typed text leaves, in reading order: a
+        // suggestion above the rows ("ana", Enter: Mail to Ana), else the first activity. It is
+        // worked out from the text itself: the entry applies the filter on screen only after a
+        // pause, and "contact" typed fast then Enter means Assign to Contact, not whatever was
+        // first before.
         Signals.connect(filter, "activate") { [weak self] in
             guard let self else { return }
-            if let suggestion = self.suggestionRow.firstShown?.suggestion { return self.pickSuggestion(suggestion) }
-            guard let first = self.buttons.first(where: { gtk_widget_get_visible($0.button) != 0 }) else { return }
+            let typed = self.typed
+            self.applyFilter()
+            if let suggestion = self.suggestionRow.firstMatch(typed)?.suggestion { return self.pickSuggestion(suggestion) }
+            guard let first = self.rows.lazy.compactMap({ $0.grid.firstMatch(typed) }).first else { return }
             self.pick(first.activity)
         }
     }
@@ -78,28 +96,18 @@ final class SheetPage {
     /// in place of what was there.
     private func showRows(_ sheet: ActivitySheet) {
         Widgets.removeChildren(rowsBox)
-        buttons = []
         rows = []
         // Made again each time: removing a widget from its box lets it go.
         noMatch = Widgets.label("No activity matches", classes: ["dim-label"], centered: true)
         Widgets.show(noMatch, false)
         let pick = self.pick
         for (heading, row) in [("Share", sheet.shareRow), ("Actions", sheet.actionRow)] where !row.isEmpty {
-            let label = Widgets.label(heading, classes: ["heading"])
-            let box = Widgets.horizontal(spacing: 4)
-            var titles: [String] = []
-            for activity in row {
-                let entry = names.entry(for: activity)
-                let button = Widgets.iconButton(
-                    title: entry.title, icon: Self.icon(for: activity, named: entry.iconName),
-                    action: { pick(activity) })
-                Widgets.append(box, button)
-                buttons.append((activity, entry.title, button))
-                titles.append(entry.title)
-            }
-            let scroller = Widgets.scroller(box, horizontal: true)
-            Widgets.append(rowsBox, label, scroller)
-            rows.append((scroller, label, titles))
+            // The heading sits close over its own grid, further from the one before.
+            let section = Widgets.vertical(spacing: 2)
+            let grid = ActivityGrid(heading: heading, activities: row, names: names, pick: { pick($0) })
+            Widgets.append(section, Widgets.label(heading, classes: ["heading"]), grid.widget)
+            Widgets.append(rowsBox, section)
+            rows.append((section, grid))
         }
         Widgets.append(rowsBox, noMatch)
         if sheet.activities.isEmpty {
@@ -152,31 +160,28 @@ final class SheetPage {
     func focusFirstActivity() {
         if let suggestion = suggestionRow.firstShown {
             gtk_widget_grab_focus(suggestion.widget)
-        } else if let first = buttons.first {
+        } else if let first = rows.first?.grid.firstShown {
             gtk_widget_grab_focus(first.button)
         } else {
             gtk_widget_grab_focus(filter)
         }
     }
 
+    /// What the person typed in the filter, without the spaces around it.
+    private var typed: String {
+        String(cString: gtk_editable_get_text(cg_editable(filter))).trimmingCharacters(in: .whitespaces)
+    }
+
     private func applyFilter() {
-        let typed = String(cString: gtk_editable_get_text(cg_editable(filter))).trimmingCharacters(in: .whitespaces)
-        for entry in buttons {
-            Widgets.show(entry.button, typed.isEmpty || entry.title.localizedCaseInsensitiveContains(typed))
-        }
+        let typed = self.typed
         var anyShown = false
         for row in rows {
-            let shown = row.titles.contains { typed.isEmpty || $0.localizedCaseInsensitiveContains(typed) }
-            Widgets.show(row.scroller, shown)
-            Widgets.show(row.heading, shown)
+            let shown = row.grid.filter(typed)
+            Widgets.show(row.section, shown)
             anyShown = anyShown || shown
         }
         let anySuggested = suggestionRow.filter(typed)
-        Widgets.show(noMatch, !anyShown && !anySuggested && !buttons.isEmpty)
-    }
-
-    private static func icon(for activity: Activity, named name: String) -> Widget {
-        Widgets.themedIcon(name, size: 32)
+        Widgets.show(noMatch, !anyShown && !anySuggested && !rows.isEmpty)
     }
 
     /// "Not available" with each activity's reason under it. The reasons are laid out only when

@@ -35,7 +35,7 @@ final class SuggestionRow {
         }
         let box = Widgets.horizontal(spacing: 4)
         for avatar in avatars { Widgets.append(box, avatar.widget) }
-        widget = Widgets.scroller(box, horizontal: true)
+        widget = Widgets.scroller(box, horizontal: true, name: "Suggestions")
         Widgets.show(widget, !avatars.isEmpty)
     }
 
@@ -45,21 +45,31 @@ final class SuggestionRow {
     }
 
     /// Shows the avatars whose name or address contains `typed` (all when it is empty) and the
-    /// row only when one is left; true when one is. The subtitle is not searched: it may name
-    /// the activity ("Mail · ana@example.com").
+    /// row only when one is left; true when one is.
     @discardableResult
     func filter(_ typed: String) -> Bool {
         var anyShown = false
         for avatar in avatars {
-            let suggestion = avatar.suggestion
-            let address = suggestion.activityType == .mail || suggestion.activityType == .message ? suggestion.presets["to"] : nil
-            let shown =
-                typed.isEmpty || suggestion.title.localizedCaseInsensitiveContains(typed)
-                || address?.localizedCaseInsensitiveContains(typed) == true
+            let shown = Self.matches(avatar.suggestion, typed)
             Widgets.show(avatar.widget, shown)
             anyShown = anyShown || shown
         }
         Widgets.show(widget, anyShown)
         return anyShown
+    }
+
+    /// The first avatar the filter keeps for `typed`, from the text itself (Enter may come
+    /// before the entry has applied the filter on screen).
+    func firstMatch(_ typed: String) -> SuggestionAvatar? {
+        avatars.first { Self.matches($0.suggestion, typed) }
+    }
+
+    /// Whether `suggestion` stays when the person has typed `typed`: its name or address
+    /// contains it. The subtitle is not searched: it may name the activity ("Mail ·
+    /// ana@example.com").
+    static func matches(_ suggestion: ActivitySuggestion, _ typed: String) -> Bool {
+        let address = suggestion.activityType == .mail || suggestion.activityType == .message ? suggestion.presets["to"] : nil
+        return typed.isEmpty || suggestion.title.localizedCaseInsensitiveContains(typed)
+            || address?.localizedCaseInsensitiveContains(typed) == true
     }
 }

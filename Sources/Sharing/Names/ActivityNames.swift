@@ -70,9 +70,11 @@ public struct ActivityNames {
     }
 
     /// Freedesktop icon names where the theme has one; our own `sharesheet-*` symbolic icons
-    /// for services the theme does not draw.
+    /// for services the theme does not draw. Message is a speech bubble and Mail an envelope, as
+    /// on iOS: Adwaita's `mail-message-new` is an envelope too, and the two tiles side by side
+    /// could not be told apart.
     public static let iconNames: [ActivityType: String] = [
-        .mail: "mail-send", .message: "mail-message-new", .print: "printer", .copyToPasteboard: "edit-copy",
+        .mail: "mail-send", .message: "chat-message-new", .print: "printer", .copyToPasteboard: "edit-copy",
         .assignToContact: "contact-new", .saveToCameraRoll: "image-x-generic", .addToReadingList: "bookmark-new",
         .airDrop: "sharesheet-airdrop", .openIn: "document-open", .postToTwitter: "sharesheet-twitter",
         .postToFacebook: "sharesheet-facebook", .postToWeibo: "sharesheet-weibo",
