@@ -35,6 +35,10 @@ public final class WindowFrontEnd: ShareFrontEnd {
         await presenter.ask(need)
     }
 
+    public func runsAgain(after outcome: ShareOutcome) async -> Bool {
+        await presenter.waitForRetry()
+    }
+
     public var shownInterface: ActivityInterface? { presenter.shownInterface }
 
     public func sessionEnded(_ ending: ShareSession.Ending) {

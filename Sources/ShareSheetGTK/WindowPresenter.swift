@@ -6,7 +6,8 @@ import Sharing
 /// Shows an `ActivityViewController` as a desktop window (SPEC §7): a header with a preview of
 /// the items, the share and action rows as icon buttons, the picked activity's interface as a
 /// form, progress with a Cancel button while providers and the activity work, a page with Undo
-/// while a send waits to be taken back, and a failure kept on screen until it is read.
+/// while a send waits to be taken back, and a failure or a fallback kept on screen, with what
+/// fixes or follows it up, until the person closes it.
 ///
 /// Everything here runs on the main actor, which `GLibMainLoop` runs inside GLib's main loop on
 /// the main thread, where GTK wants it. Providers and activities do their work elsewhere; the
@@ -259,35 +260,61 @@ public final class WindowPresenter: Presenter {
         show(outcome, title: title)
     }
 
-    /// Shows how a presentation ended: a failure kept on screen, a fallback for a moment, or
-    /// nothing (the window closes).
+    /// Shows how a presentation ended: a failure or a fallback on a result page that stays until
+    /// the person closes it (SPEC §7: results that need the person stay), or nothing (the
+    /// window closes).
     private func show(_ outcome: ShareOutcome, title: String?) {
         workingPage?.stop()
         workingPage = nil
         leaveUndoPage()
         formPage = nil
         airDropPage = nil
+        retryChoice = nil
         guard let window else { return }
+        let story: ResultStory
         if let error = outcome.error, case let failure = ShareResult.Failure(error, activityTitle: title),
             failure.code != .cancelled
         {
-            let result = ResultPage.failure(
-                message: failure.message, hint: failure.plainAdvice, close: { [weak self] in self?.close() })
-            window.show(result.widget, title: title ?? windowTitle, subtitle: "Did not complete")
-            page = .result
-            result.focus()
+            // Retry runs the share again through the session, which asks once this page is up.
+            story = ResultStory.failure(failure, activityType: outcome.activityType, canRetry: holdsEndings)
         } else if let fallback = outcome.fallback {
-            let result = ResultPage.fallback(fallback, close: { [weak self] in self?.close() })
-            window.show(result.widget, title: title ?? windowTitle, subtitle: nil)
-            page = .result
-            result.focus()
-            // Long enough to read one sentence; the Close button is there for the impatient.
-            _ = Signals.every(milliseconds: 2500) { [weak self] in
-                self?.close()
-                return false
-            }
+            story = ResultStory.fallback(
+                fallback, disposition: outcome.disposition, location: outcome.location, activityType: outcome.activityType)
         } else {
-            close()
+            return close()
+        }
+        let result = ResultPage(
+            story: story, close: { [weak self] in self?.close() }, retry: { [weak self] in self?.chooseRetry() },
+            tell: { [weak self] sentence in self?.window?.toast(sentence) })
+        window.show(result.widget, title: title ?? windowTitle, subtitle: nil)
+        page = .result
+        result.focus()
+    }
+
+    // MARK: Retry
+
+    /// What the person chose on a failure's page, before the session asked: true for Retry.
+    private var retryChoice: Bool?
+    private var retryWaiter: CheckedContinuation<Bool, Never>?
+
+    /// Waits for Retry (true) or for the window to close (false) on the failure page the window
+    /// shows; false at once when it shows none.
+    func waitForRetry() async -> Bool {
+        if let chosen = retryChoice {
+            retryChoice = nil
+            return chosen
+        }
+        guard page == .result, window != nil, !isClosed else { return false }
+        return await withCheckedContinuation { retryWaiter = $0 }
+    }
+
+    private func chooseRetry() {
+        guard page == .result else { return }
+        if let waiter = retryWaiter {
+            retryWaiter = nil
+            waiter.resume(returning: true)
+        } else {
+            retryChoice = true
         }
     }
 
@@ -485,6 +512,8 @@ public final class WindowPresenter: Presenter {
     private func windowWasDestroyed() {
         isClosed = true
         window = nil
+        retryWaiter?.resume(returning: false)
+        retryWaiter = nil
         let waiting = closeWaiters
         closeWaiters = []
         for waiter in waiting { waiter.resume() }

@@ -82,6 +82,29 @@ private final class UndoneOnceActivity: Activity, UndoableActivity {
     }
 }
 
+/// Fails for now on its first send (a server that does not answer), goes on the next; records
+/// the values each send was given.
+private final class BusyOnceActivity: Activity {
+    static let type = ActivityType("test.busy-once")
+    private(set) var sent: [InterfaceValues] = []
+    override var activityType: ActivityType? { Self.type }
+    override var activityTitle: String? { "Busy Once" }
+    override func canPerform(withActivityItems activityItems: [Any]) -> Bool { true }
+    override var activityInterface: ActivityInterface? {
+        ActivityInterface(
+            title: "Busy Once", fields: [InterfaceField(id: "to", label: "To", kind: .text, isRequired: true)],
+            onSubmit: { [weak self] values in self?.send(values) })
+    }
+    private func send(_ values: InterfaceValues) {
+        sent.append(values)
+        if sent.count == 1 {
+            activityDidFail(ShareError(.temporaryFailure, "Busy Once: the server did not answer"))
+        } else {
+            activityDidFinish(true)
+        }
+    }
+}
+
 /// A front end that picks ahead through a scripted presenter and answers needs from a list.
 @MainActor
 private final class ScriptedFrontEnd: ShareFrontEnd {
@@ -93,7 +116,16 @@ private final class ScriptedFrontEnd: ShareFrontEnd {
     private var last: ScriptedPresenter?
     var onPresent: ((ScriptedPresenter) -> Void)?
 
+    /// What the person presses on each failure that may go through again: true for Retry.
+    var retries: [Bool] = []
+    private(set) var offeredRetry = 0
+
     init(answers: [String?]) { self.answers = answers }
+
+    func runsAgain(after outcome: ShareOutcome) async -> Bool {
+        offeredRetry += 1
+        return retries.isEmpty ? false : retries.removeFirst()
+    }
 
     func presenter(picking type: ActivityType?) -> any Presenter {
         let presenter = ScriptedPresenter(pick: type)
@@ -204,6 +236,38 @@ struct ShareSessionTests {
         #expect(frontEnd.shownInterface?.fields.first { $0.id == "note" }?.defaultValue == .text("see you at six"))
         #expect(ending.outcome.completed)
         #expect(session.result(of: ending).completed)
+    }
+
+    @Test("Retry after a temporary failure runs the activity again with what the form had, and the share completes")
+    func retryRunsAgain() async throws {
+        let activity = BusyOnceActivity()
+        let frontEnd = ScriptedFrontEnd(answers: [])
+        frontEnd.retries = [true]
+        frontEnd.onPresent = { $0.values = ["to": .text("Ana")] }
+        let session = session(with: activity)
+        let ending = try await session.run(with: frontEnd, picking: BusyOnceActivity.type)
+        #expect(frontEnd.offeredRetry == 1)
+        #expect(activity.sent.count == 2)
+        #expect(activity.sent.last?["to"] == .text("Ana"))
+        #expect(ending.outcome.completed)
+    }
+
+    @Test("no Retry (Close, or nobody to ask): the temporary failure is the result; a failure that cannot go through is not offered")
+    func noRetry() async throws {
+        let busy = BusyOnceActivity()
+        let frontEnd = ScriptedFrontEnd(answers: [])
+        frontEnd.onPresent = { $0.values = ["to": .text("Ana")] }
+        let ending = try await session(with: busy).run(with: frontEnd, picking: BusyOnceActivity.type)
+        #expect(frontEnd.offeredRetry == 1)
+        #expect(busy.sent.count == 1)
+        #expect((ending.outcome.error as? ShareError)?.kind == .temporaryFailure)
+
+        let pin = PinActivity()
+        let asked = ScriptedFrontEnd(answers: [])
+        asked.retries = [true]
+        _ = try await session(with: pin).run(with: asked, picking: PinActivity.type)
+        #expect(asked.offeredRetry == 0, "a need is asked, not retried")
+        #expect(pin.pinsTried == [nil])
     }
 
     @Test("a plain dismissal (not a person's cancel) keeps nothing")

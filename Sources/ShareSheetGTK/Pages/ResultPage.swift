@@ -2,46 +2,89 @@ import CGtk
 import ShareSheet
 import Sharing
 
-/// The window's last page: a failure kept on screen with its message and a Close button, or a
-/// fallback said in one line before the window closes on its own.
+/// The window's last page when the share needs the person (SPEC §7): a fallback or a failure,
+/// drawn as a GNOME status page (an icon, a short title, one plain sentence), with the buttons
+/// that fix or follow it up and the technical detail in a collapsed Details expander. It stays
+/// until the person closes it: nothing here goes away on a timer.
 @MainActor
 struct ResultPage {
     let widget: Widget
-    private let closeButton: Widget
+    private let firstButton: Widget
 
-    /// A failure: the message, how to fix it when known (a plain sentence: `plainAdvice`), and Close.
-    static func failure(message: String, hint: String?, close: @escaping @MainActor () -> Void) -> ResultPage {
-        var lines = [(message, ["title-4"])]
-        if let hint { lines.append(("To change this: \(hint)", ["dim-label"])) }
-        return ResultPage(icon: "dialog-error", lines: lines, close: close)
-    }
-
-    /// A fallback: what the activity did instead, and how to change it in a plain sentence.
-    static func fallback(_ fallback: ActivityFallback, close: @escaping @MainActor () -> Void) -> ResultPage {
-        var lines = [(fallback.message, ["title-4"])]
-        if let advice = fallback.plainAdvice { lines.append(("To change this: \(advice)", ["dim-label"])) }
-        return ResultPage(icon: "dialog-information", lines: lines, close: close)
-    }
-
-    /// A cancelled share that kept finished work: what, and where it is.
-    static func kept(_ kept: KeptWork, close: @escaping @MainActor () -> Void) -> ResultPage {
-        let place = kept.resume == .outbox ? "It waits in the outbox, to be sent with it." : "It is on \(kept.location)."
-        return ResultPage(icon: "dialog-information", lines: [("Kept \(kept.what)", ["title-4"]), (place, ["dim-label"])], close: close)
-    }
-
-    private init(icon: String, lines: [(String, [String])], close: @escaping @MainActor () -> Void) {
-        let page = Widgets.vertical(spacing: 12)
-        Widgets.margins(page, 18)
-        gtk_widget_set_valign(page, GTK_ALIGN_CENTER)
-        Widgets.append(page, Widgets.themedIcon(icon, size: 48))
-        for (text, classes) in lines {
-            Widgets.append(page, Widgets.label(text, classes: classes, wraps: true, centered: true))
+    /// The page for `story`.
+    /// - Parameters:
+    ///   - close: Close, and Escape.
+    ///   - retry: Retry, when the story offers it.
+    ///   - tell: says a sentence for a moment (a follow-up that could not be done).
+    init(
+        story: ResultStory, close: @escaping @MainActor () -> Void, retry: @escaping @MainActor () -> Void,
+        tell: @escaping @MainActor (String) -> Void
+    ) {
+        let page = Self.statusPage(icon: story.icon, title: story.title, sentence: story.sentence)
+        let buttons = Widgets.horizontal(spacing: 8)
+        gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
+        var made: [Widget] = []
+        for action in story.actions {
+            let button = Widgets.button(action.title, classes: made.isEmpty && story.actions.count > 1 ? ["suggested-action"] : []) {
+                switch action {
+                case .open(let path): DesktopFiles.open(path, failed: tell)
+                case .showInFiles(let path), .openOutbox(let path): DesktopFiles.showInFiles(path, failed: tell)
+                case .retry: retry()
+                case .close: close()
+                }
+            }
+            made.append(button)
+            Widgets.append(buttons, button)
         }
-        closeButton = Widgets.button("Close", action: close)
-        gtk_widget_set_halign(closeButton, GTK_ALIGN_CENTER)
-        Widgets.append(page, closeButton)
+        Widgets.append(page, buttons)
+        if !story.details.isEmpty { Widgets.append(page, Self.details(story.details)) }
+        firstButton = made[0]
         widget = page
     }
 
-    func focus() { gtk_widget_grab_focus(closeButton) }
+    /// A cancelled share that kept finished work: what, and where it is, with Close.
+    static func kept(_ kept: KeptWork, close: @escaping @MainActor () -> Void) -> ResultPage {
+        let place = kept.resume == .outbox ? "It waits in the outbox, to be sent with it." : "It is on \(kept.location)."
+        let story = ResultStory(icon: "dialog-information", title: "Kept \(kept.what)", sentence: place, details: [], actions: [.close])
+        return ResultPage(story: story, close: close, retry: {}, tell: { _ in })
+    }
+
+    /// Enter presses the most useful button.
+    func focus() { gtk_widget_grab_focus(firstButton) }
+
+    /// The icon, the title and the sentence, centred as libadwaita's status page draws them
+    /// (AdwStatusPage itself scrolls and sizes its title for a whole window, not a page).
+    private static func statusPage(icon: String, title: String, sentence: String) -> Widget {
+        let page = Widgets.vertical(spacing: 12)
+        Widgets.margins(page, 24)
+        gtk_widget_set_valign(page, GTK_ALIGN_CENTER)
+        let image = Widgets.themedIcon(icon, size: 64)
+        gtk_widget_add_css_class(image, "dim-label")
+        Widgets.append(page, image)
+        Widgets.append(page, Widgets.label(title, classes: ["title-2"], wraps: true, centered: true))
+        let words = Widgets.label(sentence, wraps: true, centered: true)
+        gtk_label_set_justify(cg_label(words), GTK_JUSTIFY_CENTER)
+        // About a line and a half of a sentence at the default width: read at a glance.
+        gtk_label_set_max_width_chars(cg_label(words), 48)
+        Widgets.append(page, words)
+        return page
+    }
+
+    /// The backend's own words and the facts behind the page, collapsed: a person who wants
+    /// them opens it; nobody else has to read them.
+    private static func details(_ lines: [String]) -> Widget {
+        let expander = gtk_expander_new("Details")!
+        cg_set_accessible_label(expander, "Details")
+        gtk_widget_set_halign(expander, GTK_ALIGN_CENTER)
+        gtk_widget_set_margin_top(expander, 6)
+        let box = Widgets.vertical(spacing: 6)
+        gtk_widget_set_margin_top(box, 6)
+        for line in lines {
+            let label = Widgets.label(line, classes: ["dim-label", "caption"], wraps: true)
+            gtk_label_set_selectable(cg_label(label), 1)
+            Widgets.append(box, label)
+        }
+        gtk_expander_set_child(cg_expander(expander), box)
+        return expander
+    }
 }

@@ -21,6 +21,11 @@ public protocol ShareFrontEnd: AnyObject {
     /// none was.
     var shownInterface: ActivityInterface? { get }
 
+    /// Waits for the person to choose whether the activity runs again after `outcome`, a
+    /// failure that may go through another time (temporary, or something unreachable now):
+    /// true for Retry. False when they close instead, or when nobody can be asked.
+    func runsAgain(after outcome: ShareOutcome) async -> Bool
+
     /// The session has its ending (after any answers): a front end that held the last page
     /// shows it now, with what a cancel kept.
     func sessionEnded(_ ending: ShareSession.Ending)
@@ -32,4 +37,7 @@ extension ShareFrontEnd {
     public func presenter(refilling type: ActivityType) -> any Presenter { presenter(picking: type) }
 
     public func sessionEnded(_ ending: ShareSession.Ending) {}
+
+    /// Nobody is there to press Retry: the failure is the result.
+    public func runsAgain(after outcome: ShareOutcome) async -> Bool { false }
 }

@@ -4,7 +4,8 @@ import ShareSheet
 /// One share, run to its result the same way under every front end (SPEC §11): the pick, the
 /// activity, and what only a person can answer after the pick (a receiver's PIN) asked through
 /// the front end, the activity run again with the answer, at most three times; work the person
-/// took back (Undo) brings the activity's form back filled; a cancel keeps finished work, then
+/// took back (Undo) brings the activity's form back filled; a failure that may go through
+/// another time runs again when the person asks (Retry); a cancel keeps finished work, then
 /// dismisses.
 ///
 /// The command, the terminal sheet, the window, the service and the window test application
@@ -102,12 +103,29 @@ public final class ShareSession {
                     continue
                 }
             }
+            if !cancelled, kept == nil, let type = outcome.activityType, Self.mayGoThrough(outcome.error),
+                await frontEnd.runsAgain(after: outcome), !cancelled
+            {
+                // Retry: the same activity with what the person gave its form, sent again.
+                carry(controller.submittedValues, into: &carried)
+                controller = try remade(from: controller, carrying: carried)
+                self.controller = controller
+                picking = type
+                continue
+            }
             let ending = Ending(
                 outcome: outcome, controller: controller, activity: activity, kept: kept,
                 wasCancelled: cancelled || interrupted != nil, answers: answers)
             frontEnd.sessionEnded(ending)
             return ending
         }
+    }
+
+    /// True for a failure that may go through another time, which a person may retry: a
+    /// temporary failure or something unreachable now, and not a need (those are asked).
+    public static func mayGoThrough(_ error: (any Error)?) -> Bool {
+        guard let error = error as? ShareError, error.field == nil else { return false }
+        return error.kind == .temporaryFailure || error.kind == .unavailable
     }
 
     /// A controller for the next run: the values set ahead, and what the person chose to send
