@@ -103,6 +103,7 @@ struct SheetWindowTests {
             // The backend's own sentence, which names the folder, is a detail now, behind Details.
             try await window.driver.click(name: "Details")
             try await window.driver.wait(name: "Close", role: "push button")
+            try await desk.saveScreenshot("result-failure.png", of: window)
             let nodes = try await window.driver.dump()
             #expect(nodes.contains("Pictures"), "the failure page does not name the folder: \(nodes)")
             // Still there a moment later: it waits to be read.

@@ -96,7 +96,10 @@ struct ResultStory: Equatable {
         case .unavailable:
             happened = "What it needs cannot be reached right now."
             fallbackFix = "Try again later."
-        case .ioError: happened = "A file or folder could not be read or written."
+        case .ioError:
+            happened = "A file or folder could not be read or written."
+            // The backend names which only in its own sentence: point there rather than guess.
+            fallbackFix = "Details say which one and why."
         case .noInput: happened = "Something to share is missing or cannot be read."
         case .badData: happened = "Something to share cannot be used this way."
         case .configuration: happened = "A setting is not right."
