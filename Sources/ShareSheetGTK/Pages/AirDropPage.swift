@@ -111,6 +111,10 @@ final class AirDropPage {
         gtk_entry_set_placeholder_text(cg_entry(address), "192.168.1.20")
         gtk_entry_set_input_purpose(cg_entry(address), GTK_INPUT_PURPOSE_URL)
         cg_set_accessible_label(address, "Device address")
+        // A device given ahead (the caller's `to`) is there to send to with one press.
+        if let preset = field.defaultValue?.text, field.isPreset, !preset.isEmpty {
+            gtk_editable_set_text(cg_editable(address), preset)
+        }
         let sendAction = ActionRelay()
         let sendButton = Widgets.button("Send") { sendAction.run() }
         let addressRow = Widgets.horizontal(spacing: 0)
@@ -286,7 +290,8 @@ final class AirDropPage {
 
     /// The first device when there is one, else the address entry.
     func focus() {
-        if !devices.focusFirst() { gtk_widget_grab_focus(address) }
+        let typed = String(cString: gtk_editable_get_text(cg_editable(address)))
+        if !typed.isEmpty || !devices.focusFirst() { gtk_widget_grab_focus(address) }
     }
 
     /// Cancels the share (Cancel, Escape, the close button).
