@@ -185,10 +185,15 @@ struct ItemTests {
 
     @Test("e-mail addresses follow RFC 5322's addr-spec")
     func emailAddresses() {
-        for valid in ["a@example.com", "first.last+tag@sub.example.org", "\"odd name\"@example.com", "Ann <ann@example.com>"] {
+        for valid in ["a@example.com", "first.last+tag@sub.example.org", "\"odd name\"@example.com", "Ann <ann@example.com>",
+            "\"say \\\"hi\\\"\"@example.com",
+        ] {
             #expect(EmailAddress.isValid(valid), "\(valid)")
         }
-        for invalid in ["", "plain", "a@", "@example.com", "a..b@example.com", "a@-bad.com", "a b@example.com"] {
+        for invalid in ["", "plain", "a@", "@example.com", "a..b@example.com", "a@-bad.com", "a b@example.com",
+            // An unescaped quote ends the quoted string early (found by fuzz-mime-headers).
+            "\"_reaIo\"@eIo\"@exam", "\"a\\\"@example.com",
+        ] {
             #expect(!EmailAddress.isValid(invalid), "\(invalid)")
         }
     }

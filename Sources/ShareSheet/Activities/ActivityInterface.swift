@@ -329,8 +329,20 @@ public enum EmailAddress {
 
     private static func isValidLocalPart(_ local: Substring) -> Bool {
         if local.count >= 2, local.first == "\"", local.last == "\"" {
-            let inner = local.dropFirst().dropLast()
-            return !inner.contains("\n") && !inner.contains("\r")
+            // A quoted string: a quote or a backslash inside only as a quoted pair (\" or \\);
+            // an unescaped quote would end the string early ("a"@b"@c reads back as "a"@b).
+            var escaped = false
+            for character in local.dropFirst().dropLast() {
+                if character == "\n" || character == "\r" || character == "\r\n" { return false }
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    return false
+                }
+            }
+            return !escaped
         }
         let atoms = local.split(separator: ".", omittingEmptySubsequences: false)
         return !atoms.isEmpty && atoms.allSatisfy { !$0.isEmpty && $0.allSatisfy(atext.contains) }
