@@ -50,7 +50,9 @@ public struct ContactBook: Sendable {
             var path = configured
             if path == "~" || path.hasPrefix("~/") { path = directories.home.path + path.dropFirst() }
             guard path.hasPrefix("/") else {
-                throw ShareError(.badData, "\(source): [contacts] folder must be an absolute path, not \(configured)")
+                throw ShareError(
+                    .badData, "\(source): the contacts folder must be an absolute path, not \(configured)",
+                    setting: ShareError.Setting(group: "contacts", "folder"))
             }
             folder = URL(fileURLWithPath: path, isDirectory: true)
         }
@@ -59,7 +61,9 @@ public struct ContactBook: Sendable {
             !configured.isEmpty
         {
             guard let chosen = VCardVersion(rawValue: configured) else {
-                throw ShareError(.badData, "\(source): [contacts] version must be 3.0 or 4.0, not \(configured)")
+                throw ShareError(
+                    .badData, "\(source): the vCard version of new cards must be 3.0 or 4.0, not \(configured)",
+                    setting: ShareError.Setting(group: "contacts", "version"))
             }
             version = chosen
         }

@@ -25,15 +25,7 @@ struct MetadataRewrite {
             pending.discard()
             throw ShareError(.badData, "\(photo.name): its metadata cannot be rewritten (\(error))", path: photo.url.path)
         }
-        do {
-            try pending.commit(sparing: photo.url)
-        } catch PendingFileError.wouldReplaceSource {
-            pending.discard()
-            throw ShareError(.usage, "\(photo.name): \(PendingFileError.wouldReplaceSource)", path: folder.path)
-        } catch {
-            pending.discard()
-            throw ShareError(.ioError, "\(folder.lastPathComponent): \(photo.name) \(error)", path: folder.path)
-        }
+        try pending.commit(photo, as: photo.name, in: folder)
         return PreparedPhoto(
             url: pending.final, pixelWidth: photo.width, pixelHeight: photo.height,
             byteCount: try SourcePhoto.byteCount(of: pending.final), isCopy: true, wasReencoded: false)

@@ -57,15 +57,7 @@ struct Reencoding {
             pending.discard()
             throw ShareError(.badData, "\(photo.name): its metadata cannot be rewritten (\(error))", path: photo.url.path)
         }
-        do {
-            try pending.commit(sparing: photo.url)
-        } catch PendingFileError.wouldReplaceSource {
-            pending.discard()
-            throw ShareError(.usage, "\(photo.name): \(PendingFileError.wouldReplaceSource)", path: folder.path)
-        } catch {
-            pending.discard()
-            throw ShareError(.ioError, "\(folder.lastPathComponent): \(name) \(error)", path: folder.path)
-        }
+        try pending.commit(photo, as: name, in: folder)
         return PreparedPhoto(
             url: pending.final, pixelWidth: size.width, pixelHeight: size.height,
             byteCount: try SourcePhoto.byteCount(of: pending.final), isCopy: true, wasReencoded: true)

@@ -20,7 +20,7 @@ enum PrintRoute {
         }
         do {
             if let printer = try service.destination(for: PrintOptions(printer: configured)) {
-                let which = configured != nil ? " (set in [print])" : " (the scheduler's default)"
+                let which = configured != nil ? " (the printer chosen in the settings)" : " (the scheduler's default)"
                 return ActivityRoute("prints to \(printer)\(which)", settings: settings)
             }
         } catch let error as ShareError {

@@ -19,6 +19,8 @@ public final class PhotoItemPreparer: ItemPreparing {
     private var folder: URL?
     private var prepared: [Key: PreparedPhoto] = [:]
     private var finished = false
+    /// The configuration file, read once per share: `needsPreparing` and `prepare` both ask.
+    private lazy var configuration: Configuration? = try? environment.loadConfiguration()
     /// Preparations running now: a copy one of them writes after `finish` is removed when it ends.
     private var running: [UUID: Task<PreparedPhoto, any Error>] = [:]
 
@@ -89,8 +91,7 @@ public final class PhotoItemPreparer: ItemPreparing {
     }
 
     private func configuredSize(for activity: Activity) -> ImageSize? {
-        guard let group = activity.imageSizeSettingGroup,
-            let value = try? environment.loadConfiguration().string("image-size", in: group)
+        guard let group = activity.imageSizeSettingGroup, let value = configuration?.string("image-size", in: group)
         else { return nil }
         // A value that is not a size is said by the configuration check; the photo goes as it is.
         return ImageSize(named: value)

@@ -18,7 +18,7 @@ struct ConversionTests {
         let jpeg = scratch.file("camera.jpg")
         try PhotoFixture.located(jpeg, orientation: 6, width: 1600, height: 1200)
         let converted = scratch.file(name)
-        try PhotoFixture.convert(jpeg, to: converted)
+        try PhotoSamples.convert(jpeg, to: converted)
         return converted
     }
 
@@ -26,7 +26,7 @@ struct ConversionTests {
         let head = try FileHandle(forReadingFrom: url).read(upToCount: 3) ?? Data()
         #expect(Array(head) == [0xFF, 0xD8, 0xFF])
         #expect(try PhotoFixture.header("vips-loader", of: url) == "jpegload")
-        #expect(try PhotoFixture.size(of: url) == (width, height))
+        #expect(try PhotoSamples.size(of: url) == (width, height))
     }
 
     @Test("WebP with convertsToJPEG: a JPEG named .jpg, upright, without location")
@@ -59,7 +59,7 @@ struct ConversionTests {
 
         #expect(prepared.url.lastPathComponent == "IMG_2.webp")
         #expect(try PhotoFixture.header("vips-loader", of: prepared.url) == "webpload")
-        #expect(try PhotoFixture.size(of: prepared.url) == (300, 400))
+        #expect(try PhotoSamples.size(of: prepared.url) == (300, 400))
         let sent = try PhotoFixture.metadata(prepared.url)
         #expect(!sent.contains("GPS"))
         #expect(!sent.contains("SerialNumber"))
@@ -80,7 +80,7 @@ struct ConversionTests {
 
         #expect(prepared.url == out.appendingPathComponent("IMG_1.jpg"))
         try expectJPEG(prepared.url, width: 640, height: 480)
-        #expect(try PhotoFixture.value("Exif.Image.Orientation", in: prepared.url).map { $0 == "1" } ?? true)
+        #expect(try PhotoSamples.value("Exif.Image.Orientation", in: prepared.url).map { $0 == "1" } ?? true)
         let sent = try PhotoFixture.metadata(prepared.url)
         #expect(!sent.contains("GPS"))
         #expect(!sent.contains("SerialNumber"))
@@ -99,8 +99,8 @@ struct ConversionTests {
 
         #expect(prepared.url == out.appendingPathComponent("picture.jpg"))
         try expectJPEG(prepared.url, width: 1600, height: 1200)
-        #expect(try PhotoFixture.value("Exif.Image.Orientation", in: prepared.url).map { $0 == "1" } ?? true)
-        #expect(try PhotoFixture.value("Exif.GPSInfo.GPSLatitude", in: prepared.url) == "48/1 51/1 2400/100")
+        #expect(try PhotoSamples.value("Exif.Image.Orientation", in: prepared.url).map { $0 == "1" } ?? true)
+        #expect(try PhotoSamples.value("Exif.GPSInfo.GPSLatitude", in: prepared.url) == "48/1 51/1 2400/100")
     }
 
     @Test("canPrepare reads the content, not the name")
@@ -108,14 +108,14 @@ struct ConversionTests {
         let scratch = try TemporaryFolder("photo-convert")
         defer { scratch.remove() }
         let jpeg = scratch.file("photo.jpg")
-        try PhotoFixture.camera(jpeg, width: 64, height: 48)
+        try PhotoSamples.camera(jpeg, width: 64, height: 48)
         let misnamed = scratch.file("photo.txt")
         try FileManager.default.copyItem(at: jpeg, to: misnamed)
         let text = try scratch.write("notes.jpg", Data("just words\n".utf8))
         let gif = scratch.file("anim.gif")
-        try PhotoFixture.convert(jpeg, to: gif)
+        try PhotoSamples.convert(jpeg, to: gif)
         let tiff = scratch.file("scan.tif")
-        try PhotoFixture.convert(jpeg, to: tiff)
+        try PhotoSamples.convert(jpeg, to: tiff)
 
         #expect(PhotoPreparation.canPrepare(misnamed))
         #expect(PhotoPreparation.canPrepare(tiff))

@@ -56,7 +56,7 @@ struct FailureTests {
         let out = try scratch.folder("out")
         try expectBadData(source, PhotoOptions(longEdge: 100), out: out)
         // exiv2 cannot read it either (checked): no location can be read out of what goes.
-        #expect(try PhotoFixture.value("Exif.GPSInfo.GPSLatitude", in: source) == nil)
+        #expect(try PhotoSamples.value("Exif.GPSInfo.GPSLatitude", in: source) == nil)
         #expect(try PhotoPreparation.prepare(source, options: PhotoOptions(), into: out).url == source)
     }
 

@@ -28,8 +28,8 @@ struct MetadataTests {
         let sent = try PhotoFixture.metadata(prepared.url)
         #expect(!sent.contains("GPS"))
         #expect(!sent.contains("SerialNumber"))
-        #expect(try PhotoFixture.value("Exif.Image.Orientation", in: prepared.url) == "6")
-        #expect(try PhotoFixture.scanData(prepared.url) == PhotoFixture.scanData(source))
+        #expect(try PhotoSamples.value("Exif.Image.Orientation", in: prepared.url) == "6")
+        #expect(try PhotoSamples.scanData(prepared.url) == PhotoSamples.scanData(source))
         #expect(prepared.byteCount == (try Data(contentsOf: prepared.url)).count)
         #expect(try Data(contentsOf: source) == before)
         #expect(try PhotoFixture.contents(of: out) == ["photo.jpg"])
@@ -46,11 +46,11 @@ struct MetadataTests {
         let prepared = try PhotoPreparation.prepare(source, options: PhotoOptions(longEdge: 640, removesLocation: false), into: out)
 
         #expect(prepared.wasReencoded)
-        #expect(try PhotoFixture.size(of: prepared.url) == (640, 480))
-        #expect(try PhotoFixture.value("Exif.GPSInfo.GPSLatitude", in: prepared.url) == "48/1 51/1 2400/100")
-        #expect(try PhotoFixture.value("Exif.GPSInfo.GPSLongitudeRef", in: prepared.url) == "E")
-        #expect(try PhotoFixture.value("Exif.Photo.BodySerialNumber", in: prepared.url) == "012345678")
-        #expect(try PhotoFixture.value("Xmp.aux.SerialNumber", in: prepared.url) == "99887766")
+        #expect(try PhotoSamples.size(of: prepared.url) == (640, 480))
+        #expect(try PhotoSamples.value("Exif.GPSInfo.GPSLatitude", in: prepared.url) == "48/1 51/1 2400/100")
+        #expect(try PhotoSamples.value("Exif.GPSInfo.GPSLongitudeRef", in: prepared.url) == "E")
+        #expect(try PhotoSamples.value("Exif.Photo.BodySerialNumber", in: prepared.url) == "012345678")
+        #expect(try PhotoSamples.value("Xmp.aux.SerialNumber", in: prepared.url) == "99887766")
     }
 
     @Test("removesLocation false at the original size: nothing changes, so the source itself")
@@ -74,8 +74,8 @@ struct MetadataTests {
         let scratch = try TemporaryFolder("photo-metadata")
         defer { scratch.remove() }
         let source = scratch.file("plain.jpg")
-        try PhotoFixture.camera(source)
-        try PhotoFixture.tag(source, ["set Exif.Image.Make Camera", "set Exif.Image.Orientation 1"])
+        try PhotoSamples.camera(source)
+        try PhotoSamples.tag(source, ["set Exif.Image.Make Camera", "set Exif.Image.Orientation 1"])
         let out = try scratch.folder("out")
         let before = try Data(contentsOf: source)
 
@@ -95,8 +95,8 @@ struct MetadataTests {
         let scratch = try TemporaryFolder("photo-metadata")
         defer { scratch.remove() }
         let source = scratch.file("photo.jpg")
-        try PhotoFixture.camera(source, width: 800, height: 600)
-        try PhotoFixture.tag(
+        try PhotoSamples.camera(source, width: 800, height: 600)
+        try PhotoSamples.tag(
             source,
             ["set Xmp.exif.GPSLatitude 48,51.4N", "set Xmp.exif.GPSLongitude 2,21.0E", "set Xmp.exifEX.BodySerialNumber 777",
              "set Exif.Image.Make Camera"])
@@ -108,7 +108,7 @@ struct MetadataTests {
         let sent = try PhotoFixture.metadata(prepared.url)
         #expect(!sent.contains("GPS"))
         #expect(!sent.contains("SerialNumber"))
-        #expect(try PhotoFixture.value("Exif.Image.Make", in: prepared.url) == "Camera")
+        #expect(try PhotoSamples.value("Exif.Image.Make", in: prepared.url) == "Camera")
     }
 
     @Test("PNG, WebP and TIFF at the original size: location removed by rewriting metadata only", arguments: ["png", "webp", "tif"])
@@ -118,9 +118,9 @@ struct MetadataTests {
         let jpeg = scratch.file("camera.jpg")
         try PhotoFixture.located(jpeg, orientation: 1, width: 800, height: 600)
         let source = scratch.file("photo." + fileExtension)
-        try PhotoFixture.convert(jpeg, to: source)
+        try PhotoSamples.convert(jpeg, to: source)
         // libvips' TIFF writer carries no Exif: the TIFF gets its location from exiv2 directly.
-        if fileExtension == "tif" { try PhotoFixture.tag(source, PhotoFixture.privateMetadata) }
+        if fileExtension == "tif" { try PhotoSamples.tag(source, PhotoFixture.privateMetadata) }
         #expect(try PhotoFixture.metadata(source).contains("GPSLatitude"))
         let out = try scratch.folder("out")
         let loader = try PhotoFixture.header("vips-loader", of: source)
@@ -130,7 +130,7 @@ struct MetadataTests {
         #expect(prepared.url == out.appendingPathComponent("photo." + fileExtension))
         #expect(prepared.isCopy && !prepared.wasReencoded)
         #expect(try PhotoFixture.header("vips-loader", of: prepared.url) == loader)
-        #expect(try PhotoFixture.size(of: prepared.url) == (800, 600))
+        #expect(try PhotoSamples.size(of: prepared.url) == (800, 600))
         let sent = try PhotoFixture.metadata(prepared.url)
         #expect(!sent.contains("GPS"))
         #expect(!sent.contains("SerialNumber"))

@@ -20,7 +20,7 @@ struct ResizeTests {
         #expect(prepared.url == out.appendingPathComponent("photo.jpg"))
         #expect(prepared.isCopy && prepared.wasReencoded)
         #expect((prepared.pixelWidth, prepared.pixelHeight) == (640, 480))
-        #expect(try PhotoFixture.size(of: prepared.url) == (640, 480))
+        #expect(try PhotoSamples.size(of: prepared.url) == (640, 480))
         #expect(try PhotoFixture.header("vips-loader", of: prepared.url) == "jpegload")
         let sent = try PhotoFixture.metadata(prepared.url)
         #expect(!sent.contains("GPS"))
@@ -40,10 +40,10 @@ struct ResizeTests {
         let prepared = try PhotoPreparation.prepare(source, options: PhotoOptions(longEdge: 640), into: out)
 
         #expect((prepared.pixelWidth, prepared.pixelHeight) == (480, 640))
-        #expect(try PhotoFixture.size(of: prepared.url) == (480, 640))
-        let orientation = try PhotoFixture.value("Exif.Image.Orientation", in: prepared.url)
+        #expect(try PhotoSamples.size(of: prepared.url) == (480, 640))
+        let orientation = try PhotoSamples.value("Exif.Image.Orientation", in: prepared.url)
         #expect(orientation == nil || orientation == "1")
-        #expect(try PhotoFixture.value("Xmp.tiff.Orientation", in: prepared.url).map { $0 == "1" } ?? true)
+        #expect(try PhotoSamples.value("Xmp.tiff.Orientation", in: prepared.url).map { $0 == "1" } ?? true)
         #expect(!(try PhotoFixture.metadata(prepared.url)).contains("GPS"))
     }
 
@@ -58,8 +58,8 @@ struct ResizeTests {
         let prepared = try PhotoPreparation.prepare(source, options: PhotoOptions(longEdge: 2048), into: out)
 
         #expect(!prepared.wasReencoded)
-        #expect(try PhotoFixture.size(of: prepared.url) == (800, 600))
-        #expect(try PhotoFixture.scanData(prepared.url) == PhotoFixture.scanData(source))
+        #expect(try PhotoSamples.size(of: prepared.url) == (800, 600))
+        #expect(try PhotoSamples.scanData(prepared.url) == PhotoSamples.scanData(source))
     }
 
     @Test("a PNG stays a PNG when resized")
@@ -67,15 +67,15 @@ struct ResizeTests {
         let scratch = try TemporaryFolder("photo-resize")
         defer { scratch.remove() }
         let jpeg = scratch.file("photo.jpg")
-        try PhotoFixture.camera(jpeg, width: 1600, height: 1200)
+        try PhotoSamples.camera(jpeg, width: 1600, height: 1200)
         let source = scratch.file("screen.png")
-        try PhotoFixture.convert(jpeg, to: source)
+        try PhotoSamples.convert(jpeg, to: source)
         let out = try scratch.folder("out")
 
         let prepared = try PhotoPreparation.prepare(source, options: PhotoOptions(longEdge: 400, convertsToJPEG: true), into: out)
 
         #expect(prepared.url.lastPathComponent == "screen.png")
         #expect(try PhotoFixture.header("vips-loader", of: prepared.url) == "pngload")
-        #expect(try PhotoFixture.size(of: prepared.url) == (400, 300))
+        #expect(try PhotoSamples.size(of: prepared.url) == (400, 300))
     }
 }

@@ -56,20 +56,4 @@ struct ServicePhotoChoicesTests {
         ])
         #expect("\(wrongSize)".contains("image-size must be original, large, medium or small"), "\(wrongSize)")
     }
-
-    /// The files under `folder` once there are none, or after 3 s: a request's copies may go a
-    /// moment after its Response.
-    private func filesLeft(under folder: URL) async throws -> [String] {
-        var left: [String] = []
-        let deadline = Date().addingTimeInterval(3)
-        repeat {
-            let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey])
-            left = (walker?.allObjects as? [URL] ?? []).filter {
-                (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) != true
-            }.map(\.path)
-            if left.isEmpty { break }
-            try await Task.sleep(for: .milliseconds(50))
-        } while Date() < deadline
-        return left
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShareSheet
 
 /// A file being written into the caller's folder: under a hidden temporary name until `commit`
 /// renames it, so a receiver, or a crash, never meets half a photo under the real name.
@@ -24,6 +25,20 @@ struct PendingFile {
         }
         guard rename(temporary.path, final.path) == 0 else {
             throw PendingFileError.posix(errno, "cannot be renamed")
+        }
+    }
+
+    /// `commit(sparing:)` for `photo`, written into `folder` as `name`: what was written is
+    /// removed on failure, and the failure is a `ShareError` naming the photo.
+    func commit(_ photo: SourcePhoto, as name: String, in folder: URL) throws {
+        do {
+            try commit(sparing: photo.url)
+        } catch PendingFileError.wouldReplaceSource {
+            discard()
+            throw ShareError(.usage, "\(photo.name): \(PendingFileError.wouldReplaceSource)", path: folder.path)
+        } catch {
+            discard()
+            throw ShareError(.ioError, "\(folder.lastPathComponent): \(name) \(error)", path: folder.path)
         }
     }
 
