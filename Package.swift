@@ -65,6 +65,10 @@ let package = Package(
         .systemLibrary(
             name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev"])]),
+        // Print's preview draws the first pages of the PDF that will be printed.
+        .systemLibrary(
+            name: "CPoppler", path: "Sources/CPoppler", pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"])]),
         // CUPS ships no .pc file: the module map links libcups.
         .systemLibrary(name: "CCups", path: "Sources/CCups", providers: [.apt(["libcups2-dev"])]),
         .systemLibrary(
@@ -177,7 +181,7 @@ let package = Package(
         // Print: Cairo + Pango render to PDF, CUPS prints, Save as PDF without a printer.
         .target(
             name: "Printing",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CCairo", "CPango", "CCups", "CGdkPixbuf", "GLibErrors"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CCairo", "CPango", "CCups", "CGdkPixbuf", "CPoppler", "GLibErrors"]),
         // Open In and URL routing through the desktop's own applications (GIO app info).
         .target(name: "OpenIn", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GLibErrors"]),
         // AirDrop over LocalSend v2.1: multicast discovery, HTTPS sender (libcurl, certificate pinned

@@ -59,13 +59,18 @@ public final class PrintActivity: BuiltInActivity {
             .init(id: "two-sided-long-edge", title: "Two-sided, long edge"),
             .init(id: "two-sided-short-edge", title: "Two-sided, short edge"),
         ])
+        let service = givenService ?? PrintService(host: hostEnvironment)
+        let printers = presetPrinter == nil ? service.printers() : []
+        let printer = Self.printerChoice(printers, configured: configuredPrinter)
         // Without a printer the job is saved as a PDF: the print dialog's questions are then
         // details a terminal does not ask at all (`asksAdvancedFields`), and a window keeps
         // behind "more"; each is still settable with --set.
-        let advanced = !printerMayExist
+        let advanced = presetPrinter == nil && printers.isEmpty
+        let chosenPrinter = presetPrinter ?? printer.defaultValue?.text
+        let paper = Self.paperChoice(service.paperSizes(forPrinter: chosenPrinter == Self.saveAsPDF ? nil : chosenPrinter))
         let fields = [
             InterfaceField(
-                id: "printer", label: "Printer", kind: .text,
+                id: "printer", label: "Printer", kind: .choice(printer.options), defaultValue: printer.defaultValue,
                 help: "a CUPS queue; empty for the default printer, or Save as PDF when there is none", isAdvanced: advanced),
             InterfaceField(
                 id: "copies", label: "Copies", kind: .integer(1...999), defaultValue: .integer(1), isAdvanced: advanced),
@@ -73,7 +78,7 @@ public final class PrintActivity: BuiltInActivity {
                 id: "sides", label: "Sides", kind: .choice(sides), defaultValue: .choice(PrintOptions.sides(duplex)),
                 isAdvanced: advanced),
             InterfaceField(
-                id: "media", label: "Paper", kind: .text, defaultValue: .text("a4"),
+                id: "media", label: "Paper", kind: .choice(paper), defaultValue: paper.current.first.map { .choice($0.id) },
                 help: "a4, letter, legal, a3, a5, tabloid, or a PWG name like iso_a4_210x297mm", isAdvanced: advanced),
             InterfaceField(id: "pages", label: "Pages", kind: .text, help: "all when empty; or like 1-3,5", isAdvanced: advanced),
             InterfaceField(
@@ -93,6 +98,17 @@ public final class PrintActivity: BuiltInActivity {
                 return problems
             },
             onSubmit: { [weak self] values in self?.start(with: values) })
+        interface.submitTitleForValues = { values in
+            let saves = values["printer"]?.text == Self.saveAsPDF || (advanced && (values["printer"]?.isEmpty ?? true))
+            return saves ? "Save PDF" : nil
+        }
+        let job = HandedOver((items: items, info: printInfo))
+        interface.preview = { values in
+            let paper = values["media"].flatMap { PaperSize(named: $0.text) } ?? .a4
+            return try await Task.detached(priority: .userInitiated) {
+                try PrintPreview.render(items: job.value.items, info: job.value.info, paper: paper, width: 360)
+            }.value
+        }
         interface.asksAdvancedFields = !advanced
         return interface
     }
@@ -104,13 +120,54 @@ public final class PrintActivity: BuiltInActivity {
     /// The print dialog's fields; before `prepare` the job name is the default one.
     public override var declaredFields: [InterfaceField] { activityInterface?.fields ?? [] }
 
-    /// True when a printer was named with `--set printer=` or the scheduler lists one; false
-    /// when the job will be saved as a PDF (no printer, or no scheduler answers). Asked when the
-    /// interface is made: a local scheduler (or its missing socket) answers at once.
-    private var printerMayExist: Bool {
-        if let named = context.presetValues["printer"]?.text, !named.isEmpty { return true }
-        let service = givenService ?? PrintService(host: hostEnvironment)
-        return service.schedulerListsNoPrinter == false
+    /// The choice that saves a PDF instead of printing ("Save as PDF").
+    static let saveAsPDF = "save-as-pdf"
+
+    /// The printer named with `--set printer=`, when one was: the scheduler is then not asked
+    /// for its list (the name is checked when the job starts, as before).
+    private var presetPrinter: String? {
+        guard let named = context.presetValues["printer"]?.text, !named.isEmpty else { return nil }
+        return named
+    }
+
+    /// `[print] printer=` of the configuration, when set.
+    private var configuredPrinter: String? {
+        (try? hostEnvironment.loadConfiguration())?.string("printer", in: "print").flatMap {
+            let name = $0.trimmingCharacters(in: .whitespaces)
+            return name.isEmpty ? nil : name
+        }
+    }
+
+    /// The printers the scheduler lists, then Save as PDF ("Save as PDF" alone, first, when
+    /// there is none), and the one chosen unless the person picks another: the configured
+    /// printer, else the default, else the only one; none when several exist and none is the
+    /// default, so the job says to choose. A queue typed by name (`--set printer=`) becomes an
+    /// option too, and is checked when the job starts.
+    static func printerChoice(_ printers: [Printer], configured: String?) -> (options: ChoiceOptions, defaultValue: InterfaceValue?) {
+        var listed = printers.map { printer in
+            ChoiceOptions.Option(
+                id: printer.name, title: printer.info ?? printer.name,
+                detail: printer.isDefault ? "Default printer" : (printer.info == nil ? nil : printer.name),
+                iconName: "printer", kind: "Printer")
+        }
+        listed.append(.init(id: saveAsPDF, title: "Save as PDF", detail: "A file in Documents", iconName: "x-office-document"))
+        let options = ChoiceOptions(listed)
+        options.optionForTypedText = { name in .init(id: name, title: name, iconName: "printer", kind: "Printer") }
+        let chosen =
+            printers.first { $0.name.caseInsensitiveCompare(configured ?? "") == .orderedSame }
+            ?? printers.first(where: \.isDefault) ?? (printers.count == 1 ? printers.first : nil)
+        if let chosen { return (options, .choice(chosen.name)) }
+        return (options, printers.isEmpty ? .choice(saveAsPDF) : nil)
+    }
+
+    /// The papers the printer takes, by their names; a paper typed by name or alias
+    /// (`--set media=letter`) becomes an option too.
+    static func paperChoice(_ sizes: [PaperSize]) -> ChoiceOptions {
+        let options = ChoiceOptions(sizes.map { .init(id: $0.name, title: $0.title) })
+        options.optionForTypedText = { name in
+            PaperSize(named: name).map { .init(id: name, title: $0.title) }
+        }
+        return options
     }
 
     /// Prints with the values of the interface.
@@ -118,7 +175,9 @@ public final class PrintActivity: BuiltInActivity {
         var options = PrintOptions()
         let host = hostEnvironment
         let service = givenService ?? PrintService(host: host)
-        if let printer = values["printer"]?.text, !printer.isEmpty {
+        if let printer = values["printer"]?.text, printer == Self.saveAsPDF {
+            options.savesPDF = true
+        } else if let printer = values["printer"]?.text, !printer.isEmpty {
             options.printer = printer
         } else {
             do {

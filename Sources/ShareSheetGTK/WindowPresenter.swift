@@ -184,6 +184,8 @@ public final class WindowPresenter: Presenter {
         }
         let form = FormPage(
             interface: interface, activityTitle: activity.activityTitle ?? interface.title,
+            // Print's printer list is the first thing its page shows, Save as PDF included.
+            leading: activity.activityType == .print ? "printer" : nil,
             submit: { [weak self, weak controller] values in
                 guard let self, let controller else { return [:] }
                 let problems = controller.submitInterface(values)
@@ -198,7 +200,9 @@ public final class WindowPresenter: Presenter {
                 self?.interfaceWasCancelled = true
                 controller?.cancelInterface()
             })
-        window.show(form.widget, title: interface.title, subtitle: activity.activityTitle)
+        // The title says the activity once: no subtitle repeating it ("Print", "Print").
+        let subtitle = activity.activityTitle == interface.title ? nil : activity.activityTitle
+        window.show(form.widget, title: interface.title, subtitle: subtitle)
         formPage = form
         page = .form
         form.focusFirstField()

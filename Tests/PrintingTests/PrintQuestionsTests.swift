@@ -63,7 +63,13 @@ struct PrintQuestionsTests {
         let (text, outcome) = try await sheet(service: service, answers: ["1"] + Array(repeating: "", count: 6), in: folder)
         #expect(outcome.completed, "\(text)")
         #expect(outcome.disposition == .printed, "\(text)")
-        for question in ["Printer: ", "Copies (1–999) [1]: ", "Sides (number or name) [One-sided]: ", "Paper [a4]: ", "Pages: ", "Job name [sheet]: "] {
+        // The printers and papers are CUPS's own: the default printer and the printer's default
+        // paper (ippeveprinter's is US Letter) are what Enter keeps.
+        for question in [
+            "1) Office  Default printer", "2) Save as PDF", "Printer (number or name) [Office]: ", "Copies (1–999) [1]: ",
+            "Sides (number or name) [One-sided]: ", "1) US Letter", "Paper (number or name) [US Letter]: ", "Pages: ",
+            "Job name [sheet]: ",
+        ] {
             #expect(text.contains(question), "\(question) was not asked:\n\(text)")
         }
         #expect(!text.contains("More fields"), "\(text)")

@@ -88,7 +88,7 @@ struct ResultPageWindowTests {
             try await window.driver.click(name: "Print", role: "push button")
             try await window.driver.wait(name: "No printer is set up: the document will be saved as PDF.", role: "label")
             seen += try await syntax(in: window)
-            try await window.driver.click(name: "Print", role: "push button")
+            try await window.driver.click(name: "Save PDF", role: "push button")
             try await window.driver.wait(name: "Saved as PDF", role: "label")
             try await window.driver.wait(name: "Open PDF", role: "push button")
             try await window.driver.wait(name: "Show in Files", role: "push button")

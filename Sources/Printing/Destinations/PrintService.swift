@@ -22,6 +22,8 @@ public struct PrintOptions: Sendable {
     public var paper: PaperSize = .a4
     /// Which pages to print; nil for all.
     public var pageRanges: PageRanges?
+    /// True to save the PDF even when a printer exists (the print dialog's "Save as PDF").
+    public var savesPDF = false
 
     /// Options with the defaults: default printer, one copy, A4, every page.
     public init(
@@ -108,6 +110,24 @@ public struct PrintService: Sendable {
         (try? CUPSConnection(server: resolvedServer))?.printers() ?? []
     }
 
+    /// The papers `printer` takes, the one it uses unless told first; the sizes a PDF is
+    /// commonly saved on when the printer does not say (or there is no printer: nil).
+    public func paperSizes(forPrinter printer: String?) -> [PaperSize] {
+        var names: (supported: [String], preferred: String?) = ([], nil)
+        if let printer, let connection = try? CUPSConnection(server: resolvedServer) {
+            names = connection.media(ofPrinter: printer)
+        }
+        var sizes: [PaperSize] = []
+        for name in [names.preferred].compactMap({ $0 }) + names.supported {
+            // Custom ranges (`custom_min_…`) name no one size; envelopes and cards are not what
+            // a shared document is printed on, and would bury the papers people pick.
+            let special = ["custom_", "env", "number-", "index", "photo", "oe_", "om_", "roll", "_dl_", "iso_c"]
+            guard let size = PaperSize(named: name), !special.contains(where: name.contains), !sizes.contains(size) else { continue }
+            sizes.append(size)
+        }
+        return sizes.isEmpty ? PaperSize.common : sizes
+    }
+
     /// True when the scheduler answers and lists no printer; false when it lists one or more;
     /// nil when no scheduler answers.
     public var schedulerListsNoPrinter: Bool? {
@@ -119,6 +139,7 @@ public struct PrintService: Sendable {
     /// - Throws: `ShareError` when the named printer does not exist, or several exist and none
     ///   is the default.
     public func destination(for options: PrintOptions) throws -> String? {
+        if options.savesPDF { return nil }
         let printers = printers()
         let names = printers.map(\.name)
         if let wanted = options.printer, !wanted.isEmpty {

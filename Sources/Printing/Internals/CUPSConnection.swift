@@ -107,6 +107,15 @@ final class CUPSConnection {
             reasons: Self.strings(response, "printer-state-reasons"))
     }
 
+    /// The paper names `printer` takes (`media-supported`) and the one it uses unless told
+    /// (`media-default`), as PWG names; empty when the printer does not say.
+    func media(ofPrinter name: String) -> (supported: [String], preferred: String?) {
+        guard let response = cupsDoRequest(http, request(IPP_OP_GET_PRINTER_ATTRIBUTES, printer: name), "/") else { return ([], nil) }
+        defer { ippDelete(response) }
+        guard ippGetStatusCode(response).rawValue < 0x0400 else { return ([], nil) }
+        return (Self.strings(response, "media-supported"), Self.string(response, "media-default"))
+    }
+
     /// Creates a job on `printer` with `options` (an IPP Create-Job); returns its id.
     func createJob(printer: String, title: String, options: [(String, String)]) throws -> Int32 {
         var count: Int32 = 0

@@ -27,6 +27,32 @@ public struct PaperSize: Sendable, Hashable, CustomStringConvertible {
         "tabloid": .tabloid, "ledger": .tabloid,
     ]
 
+    /// The sizes a document is most often printed or saved on, A4 first.
+    public static let common: [PaperSize] = [.a4, .letter, .legal, .a3, .a5, .tabloid]
+
+    /// The size as people name it: "A4", "US Letter"; for another PWG name its middle part
+    /// and its measures ("B5 · 176 × 250 mm").
+    public var title: String {
+        switch self {
+        case .a4: return "A4"
+        case .a3: return "A3"
+        case .a5: return "A5"
+        case .letter: return "US Letter"
+        case .legal: return "US Legal"
+        case .tabloid: return "Tabloid"
+        default:
+            let parts = name.split(separator: "_")
+            guard parts.count >= 3, let measures = parts.last else { return name }
+            // "b5" is said "B5"; longer words start with a capital ("executive" → "Executive").
+            let label = parts[1].split(separator: "-").map { word in
+                word.count <= 3 ? word.uppercased() : word.prefix(1).uppercased() + word.dropFirst()
+            }.joined(separator: " ")
+            let unit = measures.suffix(2)
+            let numbers = measures.dropLast(2).replacingOccurrences(of: "x", with: " × ")
+            return "\(label) · \(numbers) \(unit)"
+        }
+    }
+
     /// The short names `media` accepts besides PWG names.
     public static var aliasNames: [String] { aliases.keys.sorted() }
 

@@ -36,6 +36,18 @@ public struct ActivityInterface {
     /// fields" expander. Print sets it when there is no printer: its dialog's details would
     /// only shape a PDF that is saved anyway.
     public var asksAdvancedFields = true
+    /// The submit button's label for the values chosen now, when it depends on them (Print says
+    /// "Save PDF" while Save as PDF is chosen); nil keeps `submitTitle`. Beyond UIKit.
+    public var submitTitleForValues: ((InterfaceValues) -> String?)?
+    /// Pictures of what submitting these values makes (a print job's first pages), for a form
+    /// to show beside its fields and draw again when a value changes; nil when the activity has
+    /// none. It works off the main actor. Beyond UIKit.
+    public var preview: (@Sendable (InterfaceValues) async throws -> PreviewPages)?
+
+    /// The submit button's label for `values`.
+    public func submitTitle(for values: InterfaceValues) -> String {
+        submitTitleForValues?(values) ?? submitTitle
+    }
 
     /// Describes an interface.
     public init(

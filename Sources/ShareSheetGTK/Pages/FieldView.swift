@@ -73,10 +73,16 @@ final class FieldView {
             input = .choice(list)
             attach(list.widget, labelled: true, accessibleName: false)
         }
-        if let help = field.help, !field.kind.isToggle {
+        // A choice's options say what can be picked; its help is written for typing a value.
+        if let help = field.help, !field.kind.isToggle, !isChoice {
             Widgets.append(widget, Widgets.label(help, classes: ["dim-label", "caption"], wraps: true))
         }
         Widgets.append(widget, problem)
+    }
+
+    private var isChoice: Bool {
+        if case .choice = input { return true }
+        return false
     }
 
     /// The value as entered; nil when nothing is.

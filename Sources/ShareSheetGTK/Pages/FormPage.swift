@@ -16,13 +16,16 @@ final class FormPage {
     private let submit: @MainActor (InterfaceValues) -> [String: String]
     private let cancelAction: @MainActor () -> Void
     private var finished = false
+    /// Draws what the values will make beside the fields, when the interface has a preview.
+    private let preview: PreviewPane?
 
     /// - Parameters:
     ///   - submit: hands the values to the controller; returns the problems it found.
     ///   - back: returns to the sheet to pick another activity; nil shows no Back.
     ///   - cancel: cancels the interface.
+    ///   - leading: a field shown first, apart from the others (Print's printer list).
     init(
-        interface: ActivityInterface, activityTitle: String,
+        interface: ActivityInterface, activityTitle: String, leading: String? = nil,
         submit: @escaping @MainActor (InterfaceValues) -> [String: String], back: (@MainActor () -> Void)? = nil,
         cancel: @escaping @MainActor () -> Void
     ) {
@@ -37,8 +40,9 @@ final class FormPage {
         fields = interface.fields.map(FieldView.init)
         // Details most shares leave alone (Mail's Cc and Bcc) wait in a closed "More fields"
         // expander, open at once when one of them was given ahead or needs a value.
-        let advanced = fields.filter(\.field.isAdvanced)
-        for field in fields where !field.field.isAdvanced { Widgets.append(page, field.widget) }
+        let advanced = fields.filter { $0.field.isAdvanced && $0.field.id != leading }
+        for field in fields where field.field.id == leading { Widgets.append(page, field.widget) }
+        for field in fields where !field.field.isAdvanced && field.field.id != leading { Widgets.append(page, field.widget) }
         if advanced.isEmpty {
             moreFields = nil
         } else {
@@ -77,7 +81,18 @@ final class FormPage {
         Widgets.append(buttons, cancelButton, submitButton)
 
         let column = Widgets.vertical(spacing: 0)
-        let scroller = Widgets.scroller(page, horizontal: false)
+        preview = interface.preview.map(PreviewPane.init(render:))
+        let content: Widget
+        if let preview {
+            // The pages beside the fields, as a print dialog shows them, both scrolled together.
+            content = Widgets.horizontal(spacing: 6)
+            Widgets.margins(preview.widget, 12)
+            gtk_widget_set_hexpand(page, 1)
+            Widgets.append(content, preview.widget, page)
+        } else {
+            content = page
+        }
+        let scroller = Widgets.scroller(content, horizontal: false)
         gtk_widget_set_vexpand(scroller, 1)
         Widgets.margins(buttons, 12)
         Widgets.append(column, scroller, buttons)
@@ -136,6 +151,10 @@ final class FormPage {
             field.show(problem: field.wasEdited ? problems[field.field.id] : nil)
         }
         gtk_widget_set_sensitive(submitButton, problems.isEmpty ? 1 : 0)
+        let values = currentValues
+        gtk_button_set_label(cg_button(submitButton), interface.submitTitle(for: values))
+        // Pages are drawn for values that make sense only; a problem keeps the last drawing.
+        if problems.isEmpty { preview?.show(values) }
     }
 
     private func trySubmit() {
