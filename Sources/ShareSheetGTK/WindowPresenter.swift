@@ -284,6 +284,9 @@ public final class WindowPresenter: Presenter {
         } else if let fallback = outcome.fallback {
             story = ResultStory.fallback(
                 fallback, disposition: outcome.disposition, location: outcome.location, activityType: outcome.activityType)
+        } else if let stopped = stoppedSend, !outcome.completed {
+            // The person stopped a send: say that nothing of it is left waiting anywhere.
+            story = ResultStory.stopped(stopped)
         } else {
             return close()
         }
@@ -369,7 +372,8 @@ public final class WindowPresenter: Presenter {
             workingPage?.stop()
             workingPage = nil
             leaveUndoPage()
-            let result = ResultPage.kept(kept, close: { [weak self] in self?.close() })
+            let result = ResultPage.kept(
+                kept, close: { [weak self] in self?.close() }, tell: { [weak self] sentence in self?.window?.toast(sentence) })
             window.show(result.widget, title: held?.title ?? windowTitle, subtitle: "Stopped")
             page = .result
             result.focus()
@@ -417,7 +421,7 @@ public final class WindowPresenter: Presenter {
         guard let window else { return }
         let working = WorkingPage(
             activity: activity, running: { [weak controller] in controller?.runningActivity },
-            cancel: { [weak controller] in controller?.dismissKeepingWork() })
+            cancel: { [weak self, weak controller] in self?.stopSending(controller) })
         window.show(working.widget, title: activity.activityTitle ?? windowTitle, subtitle: nil)
         workingPage = working
         page = .working
@@ -472,12 +476,27 @@ public final class WindowPresenter: Presenter {
         waitingActivity = nil
     }
 
+    /// The activity the person stopped while it was sending (Escape or Cancel on the working
+    /// page), so its ending says what became of the work instead of the window just closing.
+    private var stoppedSend: String?
+
+    /// Cancels the share from the working page, keeping what the activity can keep.
+    private func stopSending(_ controller: ActivityViewController?) {
+        guard let controller else { return }
+        if case .performing = controller.phase {
+            stoppedSend = controller.runningActivity?.activityTitle ?? "The share"
+        }
+        controller.dismissKeepingWork()
+    }
+
     /// Escape or the window's close button: leave the step the person is in.
     private func leave(controller: ActivityViewController?) {
         switch page {
         case .none:
             close()
-        case .sheet, .working:
+        case .working:
+            if let controller, controller.phase != .idle { stopSending(controller) } else if heldOutcome == nil { close() }
+        case .sheet:
             if let controller, controller.phase != .idle { controller.dismissKeepingWork() } else if heldOutcome == nil { close() }
         case .form:
             formPage?.cancel()

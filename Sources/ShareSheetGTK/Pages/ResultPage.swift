@@ -43,10 +43,15 @@ struct ResultPage {
     }
 
     /// A cancelled share that kept finished work: what, and where it is, with Close.
-    static func kept(_ kept: KeptWork, close: @escaping @MainActor () -> Void) -> ResultPage {
-        let place = kept.resume == .outbox ? "It waits in the outbox, to be sent with it." : "It is on \(kept.location)."
-        let story = ResultStory(icon: "dialog-information", title: "Kept \(kept.what)", sentence: place, details: [], actions: [.close])
-        return ResultPage(story: story, close: close, retry: {}, tell: { _ in })
+    static func kept(
+        _ kept: KeptWork, close: @escaping @MainActor () -> Void, tell: @escaping @MainActor (String) -> Void
+    ) -> ResultPage {
+        let outbox = kept.resume == .outbox
+        let place = outbox ? "It waits in the outbox, to be sent with it." : "It is on \(kept.location)."
+        let story = ResultStory(
+            icon: "dialog-information", title: "Kept \(kept.what)", sentence: place, details: [],
+            actions: outbox ? [.openOutbox(path: kept.location), .close] : [.close])
+        return ResultPage(story: story, close: close, retry: {}, tell: tell)
     }
 
     /// Enter presses the most useful button.

@@ -41,6 +41,16 @@ struct ResultStory: Equatable {
     /// The buttons in order, the most useful first; Close is always there, last.
     var actions: [Action]
 
+    // MARK: A send the person stopped
+
+    /// The person stopped `activity` while it sent and nothing of it was kept: it says so, so
+    /// nobody wonders whether it went or waits somewhere.
+    static func stopped(_ activity: String) -> ResultStory {
+        ResultStory(
+            icon: "process-stop", title: "Cancelled",
+            sentence: "\(activity) was stopped before it finished. Nothing waits to be sent.", details: [], actions: [.close])
+    }
+
     // MARK: A fallback
 
     /// What the activity did instead, with the buttons that follow it up.
