@@ -93,12 +93,22 @@ struct SheetGridWindowTests {
                 "id": "mail:ana@example.com", "activity": "mail", "title": "Ana Lima", "subtitle": "ana@example.com",
                 "icon": "avatar-default", "presets": ["to": "ana@example.com"],
             ]
-            let suggestion = String(decoding: try JSONSerialization.data(withJSONObject: ana), as: UTF8.self)
-            let window = try desk.startApp(["--suggestion", suggestion, photo.path])
+            let cy: [String: Any] = [
+                "id": "mail:cy@example.com", "activity": "mail", "title": "Cy Ohara-Nakamura", "subtitle": "cy@example.com",
+                "icon": "avatar-default", "presets": ["to": "cy@example.com"],
+            ]
+            let suggestions = try [ana, cy].map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
+            let window = try desk.startApp(["--suggestion", suggestions[0], "--suggestion", suggestions[1], photo.path])
             try await window.driver.wait(name: "Mail to Ana Lima", role: "push button")
             for title in titles { try await window.driver.wait(name: title, role: "push button") }
             try await window.driver.wait(name: "Thumbnail of photo.png", role: "image")
             try await expectAllInside(titles, of: window, at: "the default size, under a suggestion")
+            // A name that wraps gets its second line: the row is as tall as its tallest caption
+            // (a row that scrolls sideways measured it unwrapped and cut the second line).
+            let all = try await nodes(of: window)
+            let oneLine = try #require(all.first { $0.role == "label" && $0.name == "Ana Lima" }?.box)
+            let twoLines = try #require(all.first { $0.role == "label" && $0.name == "Cy Ohara-Nakamura" }?.box)
+            #expect(twoLines.height >= oneLine.height * 2 - 2, "the wrapped caption has \(twoLines.height) px, one line \(oneLine.height)")
             try await desk.saveScreenshot("sheet-grid-suggestion.png", of: window)
             try await window.driver.key("Escape")
             _ = try await window.finish()
@@ -127,6 +137,9 @@ struct SheetGridWindowTests {
             let (_, photo) = try desk.notesAndPhoto()
             let window = try desk.startShare([photo.path])
             try await window.driver.wait(name: "Open In…", role: "push button")
+            // Narrow enough that the six actions take two lines, so there is a tile below Print.
+            try await window.driver.resize(width: 420, height: 600)
+            try await Task.sleep(for: .milliseconds(300))
             // Message, the first activity, has the focus.
             try await window.driver.key("Down")
             let first = try await nodes(of: window).filter { $0.states.contains("focused") }

@@ -22,7 +22,7 @@ final class Window {
     init(title: String) {
         widget = adw_window_new()
         gtk_window_set_title(cg_window(widget), title)
-        gtk_window_set_default_size(cg_window(widget), 480, 600)
+        gtk_window_set_default_size(cg_window(widget), 540, 600)
         // Phones running Phosh are 360 px wide: nothing in the window may need more.
         gtk_widget_set_size_request(widget, 320, -1)
         heading = adw_window_title_new(title, nil)

@@ -15,6 +15,8 @@ final class SuggestionAvatar {
 
     /// The circle's diameter: larger than an activity's icon tile, as people come first.
     static let size: Int32 = 56
+    /// The width each avatar takes in the row: its caption wraps within it.
+    static let width: Int32 = 84
     private static let badgeSize: Int32 = 22
     /// How many colours `Stylesheet` defines for initials (`sharesheet-avatar-color0`…).
     static let colorCount: UInt32 = 8
@@ -64,7 +66,7 @@ final class SuggestionAvatar {
         gtk_button_set_child(cg_button(widget), content)
         gtk_widget_add_css_class(widget, "flat")
         gtk_widget_add_css_class(widget, "sharesheet-suggestion")
-        gtk_widget_set_size_request(widget, 84, -1)
+        gtk_widget_set_size_request(widget, Self.width, -1)
         cg_set_accessible_label(widget, spokenName)
         let detail = suggestion.subtitle.trimmingCharacters(in: .whitespacesAndNewlines)
         if !detail.isEmpty {

@@ -35,6 +35,17 @@ final class SuggestionRow {
         }
         let box = Widgets.horizontal(spacing: 4)
         for avatar in avatars { Widgets.append(box, avatar.widget) }
+        // A row that scrolls sideways is measured as if it were as wide as it likes, where no
+        // caption wraps: its height would cut every second line. Each avatar is measured at
+        // the width it gets, and the row asks for the tallest.
+        var tallest: Int32 = 0
+        for avatar in avatars {
+            var minimum: Int32 = 0
+            var natural: Int32 = 0
+            gtk_widget_measure(avatar.widget, GTK_ORIENTATION_VERTICAL, SuggestionAvatar.width, &minimum, &natural, nil, nil)
+            tallest = max(tallest, natural)
+        }
+        gtk_widget_set_size_request(box, -1, tallest)
         widget = Widgets.scroller(box, horizontal: true, name: "Suggestions")
         Widgets.show(widget, !avatars.isEmpty)
     }
