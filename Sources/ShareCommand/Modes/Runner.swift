@@ -568,6 +568,8 @@ struct Runner {
         remake: @escaping ([(key: String, value: String)]) throws -> ActivityViewController
     ) async throws -> Termination {
         let presenter = WindowPresenter(names: host.names)
+        presenter.settingsFile = host.environment.directories.configurationFile
+        presenter.sendsWaiting = WaitingMail.sender(for: host.environment)
         let frontEnd = WindowFrontEnd(presenter: presenter)
         let session = ShareSession(host: host, first: controller, remake: remake)
         let ending = try await run(session, with: frontEnd, picking: nil, watchingInterrupts: true)
@@ -578,7 +580,15 @@ struct Runner {
         if ending.outcome.completed, let type = ending.outcome.activityType {
             saySkipped(by: type, on: ending.controller.sheet, labels: labels)
         }
-        return reportRecorded(session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled), ending)
+        var result = session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled)
+        if let sent = presenter.sentWaiting, result.disposition == .queued, result.location == sent {
+            // Retry on the result page sent what the share had left in the outbox: it waits no more.
+            result.disposition = .sent
+            result.location = nil
+            result.fallback = nil
+            result.returnedItems = []
+        }
+        return reportRecorded(result, ending)
     }
 
     /// The `share --list …` command line for the same items, quoted for a shell.
