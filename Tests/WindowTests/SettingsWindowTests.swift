@@ -43,6 +43,7 @@ struct SettingsWindowTests {
             try await window.driver.click(name: "Settings…", role: "push button")
             try await window.driver.wait(name: "Mail server", role: "text")
             try await desk.saveScreenshot("settings-window.png", of: window)
+            #expect(try await window.driver.read(name: "Mail server", role: "text") == "", "no server yet")
             var seen = try await syntax(in: window)
             try await window.driver.fill(name: "Mail server", text: "smtp://127.0.0.1:\(peer.port)", role: "text")
             try await window.driver.fill(name: "From address", text: "ana@example.org", role: "text")
@@ -57,6 +58,11 @@ struct SettingsWindowTests {
             #expect(saved.contains("starttls=off\n") && saved.contains("from=ana@example.org\n"), "\(saved)")
             #expect(saved.contains("# kept by hand\n") && saved.contains("[someday]\nwish=a pony\n"), "the rest stays: \(saved)")
 
+            // Escape closes the settings window; the result page under it now offers Retry.
+            try await window.driver.key("Escape")
+            try await window.driver.waitGone(name: "Save", role: "push button")
+            try await window.driver.wait(name: "Mail is waiting in the outbox", role: "label")
+            try await desk.saveScreenshot("settings-result-retry.png", of: window)
             try await window.driver.click(name: "Retry", role: "push button")
             try await window.driver.wait(name: "Sent", role: "label")
             let arrived = Date().addingTimeInterval(20)

@@ -21,10 +21,8 @@ enum SettingsRows {
         let row = password ? adw_password_entry_row_new()! : adw_entry_row_new()!
         adw_preferences_row_set_title(typed(row), title)
         gtk_editable_set_text(cg_editable(row), text)
-        cg_set_accessible_label(row, title)
-        if let inner = gtk_editable_get_delegate(cg_editable(row)) {
-            cg_set_accessible_label(UnsafeMutableRawPointer(inner), title)
-        }
+        name(row, title)
+        if let inner = gtk_editable_get_delegate(cg_editable(row)) { name(UnsafeMutableRawPointer(inner), title) }
         return row
     }
 
@@ -41,9 +39,9 @@ enum SettingsRows {
         let toggle = gtk_switch_new()!
         gtk_widget_set_valign(toggle, GTK_ALIGN_CENTER)
         gtk_switch_set_active(cg_switch(toggle), isOn ? 1 : 0)
-        cg_set_accessible_label(toggle, title)
         adw_action_row_add_suffix(typed(row), toggle)
         adw_action_row_set_activatable_widget(typed(row), toggle)
+        name(toggle, title)
         return (row, toggle)
     }
 
@@ -72,6 +70,14 @@ enum SettingsRows {
     /// The index of the checked button.
     static func selected(_ buttons: [Widget]) -> Int? {
         buttons.firstIndex { gtk_toggle_button_get_active(cg_toggle($0)) != 0 }
+    }
+
+    /// Names a control `title` for assistive technology. libadwaita labels its rows' controls
+    /// by the row's title labels, two of them (the title and its floating copy), which GTK 4.8
+    /// joins into "Title Title": the label relation goes, and the one name stays.
+    private static func name(_ widget: UnsafeMutableRawPointer, _ title: String) {
+        gtk_accessible_reset_relation(OpaquePointer(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+        cg_set_accessible_label(widget, title)
     }
 
     /// libadwaita's derivable types come into Swift as typed pointers: the same widget, seen as one.
