@@ -335,7 +335,7 @@ public final class WindowPresenter: Presenter {
     /// then says it went, or why not (with Retry again when it may go another time).
     private func sendWaiting(_ path: String) {
         guard let send = sendsWaiting, let shown = shownStory, page == .result else { return }
-        window?.toast("Sending…")
+        let sending = window?.toast("Sending…")
         page = .working
         Task { @MainActor [weak self] in
             let error: (any Error)?
@@ -345,6 +345,7 @@ public final class WindowPresenter: Presenter {
             } catch let failed {
                 error = failed
             }
+            sending?.dismiss()
             guard let self, self.window != nil, !self.isClosed else { return }
             guard let error else {
                 self.sentWaiting = path
