@@ -39,6 +39,8 @@ public final class WindowPresenter: Presenter {
     public var sendsWaiting: (@Sendable (String) async throws -> Void)?
     /// The configuration file the settings window edits.
     public var settingsFile = HostEnvironment.process.directories.configurationFile
+    /// What the settings window shows beside the file's values (the share targets installed).
+    public var settingsExtras = SettingsExtras()
     /// The file of what waited in the outbox and went with the result page's Retry, if any: the
     /// share's result said it was queued, and it is not any more.
     public private(set) var sentWaiting: String?
@@ -321,7 +323,7 @@ public final class WindowPresenter: Presenter {
         guard let window else { return }
         if let settingsWindow, !settingsWindow.isClosed { return settingsWindow.raise() }
         settingsWindow = SettingsWindow(
-            file: settingsFile, parent: window.widget,
+            file: settingsFile, extras: settingsExtras, parent: window.widget,
             saved: { [weak self] in
                 guard let self, self.page == .result, self.sendsWaiting != nil, let shown = self.shownStory else { return }
                 let story = shown.story.offeringToSendWaiting(location)

@@ -82,18 +82,54 @@ struct SettingsWindowTests {
         }
     }
 
-    @Test("share settings opens the window on its own; a bad port is said in words and nothing is written; Escape closes it")
+    @Test("share settings opens the window on its own: a bad port is said in words and nothing is written; a share target turned off is saved beside one not installed; Escape closes it")
     func settingsCommand() async throws {
         try await WindowDesk.with { desk in
-            try desk.configure("[photos]\nsubfolder=Shared\n")
+            try desk.configure("[photos]\nsubfolder=Shared\n\n[targets]\n# gone, but stays off\ndisabled=gone-app\n")
+            let applications = desk.home.dataHome.appendingPathComponent("applications", isDirectory: true)
+            try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+            try Data("[Desktop Entry]\nType=Application\nName=Notes\nExec=/bin/true %F\nX-ShareSheet-Accepts=text/plain\n".utf8)
+                .write(to: applications.appendingPathComponent("org.example.Notes.desktop"))
             let window = try desk.startShare(["settings"])
             try await window.driver.wait(name: "Photos folder", role: "text")
             #expect(try await window.driver.read(name: "Photos folder", role: "text") == "Shared")
             try await window.driver.fill(name: "Mail server", text: "mail.example.com:99999", role: "text")
             try await window.driver.click(name: "Save", role: "push button")
             try await window.driver.wait(name: "The mail server's port must be a number from 1 to 65535.", role: "label")
-            #expect(try String(contentsOf: desk.home.configFile, encoding: .utf8) == "[photos]\nsubfolder=Shared\n")
+            let before = "[photos]\nsubfolder=Shared\n\n[targets]\n# gone, but stays off\ndisabled=gone-app\n"
+            #expect(try String(contentsOf: desk.home.configFile, encoding: .utf8) == before, "nothing written")
             try await desk.saveScreenshot("settings-window-problem.png", of: window)
+
+            try await window.driver.fill(name: "Mail server", text: "", role: "text")
+            try await window.driver.click(name: "Notes", role: "check box")
+            try await window.driver.click(name: "Save", role: "push button")
+            try await window.driver.wait(name: "Settings saved.", role: "label")
+            let saved = try String(contentsOf: desk.home.configFile, encoding: .utf8)
+            #expect(saved.contains("disabled=gone-app;org.example.Notes\n"), "\(saved)")
+            #expect(saved.contains("subfolder=Shared\n") && saved.contains("# gone, but stays off\n"), "\(saved)")
+            #expect(!saved.contains("smtp"), "\(saved)")
+            try await window.driver.key("Escape")
+            let run = try await window.finish()
+            #expect(run.status == 0, "\(run.standardError)")
+        }
+    }
+
+    @Test("Posting accounts: a Vimeo token added in the window is kept (in a file only the person can read, with no password store here), then removed")
+    func addAndRemoveAnAccount() async throws {
+        try await WindowDesk.with { desk in
+            let window = try desk.startShare(["settings"], extra: ["SHARESHEET_SECRET_STORE": "file"])
+            try await window.driver.wait(name: "Posting accounts", role: "label")
+            try await window.driver.click(name: "Add Vimeo account…", role: "push button")
+            try await window.driver.fill(name: "Vimeo token", text: "vimeo-token-123", role: "text")
+            try await window.driver.click(name: "Add Vimeo account", role: "push button")
+            try await window.driver.wait(
+                name: "The Vimeo account is added; its token is kept in a file only you can read.", role: "label")
+            let tokens = desk.home.configHome.appendingPathComponent("sharesheet/tokens")
+            #expect(try String(contentsOf: tokens, encoding: .utf8).contains("vimeo-token-123"))
+            try await desk.saveScreenshot("settings-window-accounts.png", of: window)
+            try await window.driver.click(name: "Remove Vimeo account", role: "push button")
+            try await window.driver.wait(name: "The Vimeo account is removed.", role: "label")
+            #expect(!((try? String(contentsOf: tokens, encoding: .utf8)) ?? "").contains("vimeo-token-123"))
             try await window.driver.key("Escape")
             let run = try await window.finish()
             #expect(run.status == 0, "\(run.standardError)")

@@ -570,6 +570,7 @@ struct Runner {
         let presenter = WindowPresenter(names: host.names)
         presenter.settingsFile = host.environment.directories.configurationFile
         presenter.sendsWaiting = WaitingMail.sender(for: host.environment)
+        presenter.settingsExtras = .installed(for: host.environment)
         let frontEnd = WindowFrontEnd(presenter: presenter)
         let session = ShareSession(host: host, first: controller, remake: remake)
         let ending = try await run(session, with: frontEnd, picking: nil, watchingInterrupts: true)

@@ -16,6 +16,18 @@ enum SettingsRows {
 
     static func add(_ row: Widget, to group: Widget) { adw_preferences_group_add(typed(group), row) }
 
+    static func remove(_ row: Widget, from group: Widget) { adw_preferences_group_remove(typed(group), row) }
+
+    /// A row with a title and a subtitle, for buttons at its end (`addSuffix`).
+    static func action(_ title: String, subtitle: String?) -> Widget {
+        let row = adw_action_row_new()!
+        adw_preferences_row_set_title(typed(row), title)
+        if let subtitle { adw_action_row_set_subtitle(typed(row), subtitle) }
+        return row
+    }
+
+    static func addSuffix(_ widget: Widget, to row: Widget) { adw_action_row_add_suffix(typed(row), widget) }
+
     /// A one-line text field titled `title`, holding `text`; a password field hides it.
     static func entry(_ title: String, text: String, password: Bool = false) -> Widget {
         let row = password ? adw_password_entry_row_new()! : adw_entry_row_new()!

@@ -5,8 +5,8 @@ import ShareSheet
 import ShareSheetSystem
 
 /// The settings window (SPEC §7): mail server and security, From and login, the default
-/// printer, the photos folder, the nearby name and discovery, in libadwaita's preferences
-/// rows. It edits the same configuration file as a text editor would, through `SettingsDraft`:
+/// printer, the photos folder, the nearby name and discovery, the share targets on or off and
+/// the posting accounts, in libadwaita's preferences rows. It edits the same configuration file as a text editor would, through `SettingsDraft`:
 /// only what the person changed is written, atomically, and every other line stays. It speaks
 /// in words: no option, group or key appears anywhere in it.
 ///
@@ -22,18 +22,20 @@ public final class SettingsWindow {
     private var original: SettingsDraft
     private var mail: MailSettingsSection?
     private var devices: DeviceSettingsSection?
+    private var targets: TargetsSettingsSection?
+    private var accounts: AccountsSettingsSection?
     private let saved: @MainActor () -> Void
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Opens the window for `file` on the display (`share settings`).
     /// - Throws: `ShareError(.unavailable)` when no window can be opened.
-    public static func open(file: URL) throws -> SettingsWindow {
+    public static func open(file: URL, extras: SettingsExtras = SettingsExtras()) throws -> SettingsWindow {
         try WindowPresenter.connectToDisplay()
-        return SettingsWindow(file: file, parent: nil, saved: {})
+        return SettingsWindow(file: file, extras: extras, parent: nil, saved: {})
     }
 
     /// Opens the window above `parent` (a result page's window); `saved` runs after each save.
-    init(file: URL, parent: Widget?, saved: @escaping @MainActor () -> Void) {
+    init(file: URL, extras: SettingsExtras, parent: Widget?, saved: @escaping @MainActor () -> Void) {
         self.file = file
         self.saved = saved
         widget = adw_window_new()
@@ -60,13 +62,24 @@ public final class SettingsWindow {
             original = try SettingsDraft.load(file: file)
             let mail = MailSettingsSection(original)
             let devices = DeviceSettingsSection(original)
-            for group in mail.groups + devices.groups {
+            let targets = TargetsSettingsSection(original, targets: extras.targets)
+            for group in mail.groups + devices.groups + targets.groups {
                 adw_preferences_page_add(
                     UnsafeMutableRawPointer(page).assumingMemoryBound(to: AdwPreferencesPage.self),
                     UnsafeMutableRawPointer(group).assumingMemoryBound(to: AdwPreferencesGroup.self))
             }
             self.mail = mail
             self.devices = devices
+            self.targets = targets
+            let accounts = AccountsSettingsSection(extras.accounts) { [weak self] sentence, isProblem in
+                self?.say(sentence, isProblem: isProblem)
+            }
+            for group in accounts.groups {
+                adw_preferences_page_add(
+                    UnsafeMutableRawPointer(page).assumingMemoryBound(to: AdwPreferencesPage.self),
+                    UnsafeMutableRawPointer(group).assumingMemoryBound(to: AdwPreferencesGroup.self))
+            }
+            self.accounts = accounts
         } catch {
             original = SettingsDraft()
             say("The settings file has a line that cannot be read, so it cannot be changed here. Correct it in a text editor first.", isProblem: true)
@@ -109,6 +122,7 @@ public final class SettingsWindow {
         var draft = original
         mail.read(into: &draft)
         devices.read(into: &draft)
+        targets?.read(into: &draft)
         let password = mail.typedPassword
         var problems = draft.problems
         if password != nil, draft.mailUser.isEmpty || draft.mailServer.isEmpty {
