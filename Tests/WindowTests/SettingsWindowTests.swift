@@ -135,4 +135,24 @@ struct SettingsWindowTests {
             #expect(run.status == 0, "\(run.standardError)")
         }
     }
+
+    @Test("A password typed with no password store on the desktop: the settings are saved, and the window says in words that the password could not be kept")
+    func passwordWithoutSecretService() async throws {
+        try await WindowDesk.with { desk in
+            let window = try desk.startShare(["settings"])
+            try await window.driver.fill(name: "Mail server", text: "mail.example.com:587", role: "text")
+            try await window.driver.fill(name: "Login name", text: "ana", role: "text")
+            try await window.driver.fill(name: "Password", text: "not-kept", role: "text")
+            try await window.driver.click(name: "Save", role: "push button")
+            try await window.driver.wait(
+                name: "Settings saved. The password could not be kept: no password store (Secret Service) is running on this desktop.",
+                role: "label")
+            let saved = try String(contentsOf: desk.home.configFile, encoding: .utf8)
+            #expect(saved.contains("smtp=smtp://mail.example.com:587\n") && saved.contains("user=ana\n"), "\(saved)")
+            #expect(!saved.contains("not-kept"), "the password never goes into the file")
+            try await window.driver.key("Escape")
+            let run = try await window.finish()
+            #expect(run.status == 0, "\(run.standardError)")
+        }
+    }
 }
