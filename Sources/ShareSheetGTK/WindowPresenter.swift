@@ -34,8 +34,8 @@ public final class WindowPresenter: Presenter {
     /// shows the items without the checks that leave one out.
     public var letsItemsBeLeftOut = true
     /// Sends what a share left waiting in the outbox (its file), for the result page's Retry
-    /// once the settings changed; nil offers no such Retry. Set by the owner, which knows the
-    /// backends (the window knows none).
+    /// once the settings changed; nil offers no such Retry. The owner gives its host's
+    /// (`ShareHost.sendWaiting`): the window knows no backend.
     public var sendsWaiting: (@Sendable (String) async throws -> Void)?
     /// The configuration file the settings window edits.
     public var settingsFile = HostEnvironment.process.directories.configurationFile

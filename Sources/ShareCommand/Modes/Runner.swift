@@ -569,7 +569,7 @@ struct Runner {
     ) async throws -> Termination {
         let presenter = WindowPresenter(names: host.names)
         presenter.settingsFile = host.environment.directories.configurationFile
-        presenter.sendsWaiting = WaitingMail.sender(for: host.environment)
+        presenter.sendsWaiting = host.sendWaiting
         presenter.settingsExtras = .installed(for: host.environment)
         let frontEnd = WindowFrontEnd(presenter: presenter)
         let session = ShareSession(host: host, first: controller, remake: remake)
@@ -581,14 +581,9 @@ struct Runner {
         if ending.outcome.completed, let type = ending.outcome.activityType {
             saySkipped(by: type, on: ending.controller.sheet, labels: labels)
         }
-        var result = session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled)
-        if let sent = presenter.sentWaiting, result.disposition == .queued, result.location == sent {
-            // Retry on the result page sent what the share had left in the outbox: it waits no more.
-            result.disposition = .sent
-            result.location = nil
-            result.fallback = nil
-            result.returnedItems = []
-        }
+        // Retry on the result page may have sent what the share had left in the outbox.
+        let result = session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled)
+            .sentAfterWaiting(at: presenter.sentWaiting)
         return reportRecorded(result, ending)
     }
 
