@@ -351,11 +351,16 @@ public final class WindowPresenter: Presenter {
             guard let self, self.window != nil, !self.isClosed else { return }
             guard let error else {
                 self.sentWaiting = path
-                return self.showStory(.sentWaiting(activityType: shown.activityType), title: shown.title, activityType: shown.activityType, location: nil)
+                return self.showStory(
+                    .sentWaiting(activityType: shown.activityType), title: shown.title, activityType: shown.activityType,
+                    location: nil)
             }
             let failure = ShareResult.Failure(error, activityTitle: shown.title)
             var story = ResultStory.failure(failure, activityType: shown.activityType, canRetry: false)
-            if ShareSession.mayGoThrough(error) || (error as? ShareError)?.fix != nil { story.actions.insert(.sendWaiting(path: path), at: 0) }
+            // Retry again when it may go another time, or once a setting is fixed.
+            if ShareSession.mayGoThrough(error) || (error as? ShareError)?.fix != nil {
+                story.actions.insert(.sendWaiting(path: path), at: 0)
+            }
             self.showStory(story, title: shown.title, activityType: shown.activityType, location: path)
         }
     }

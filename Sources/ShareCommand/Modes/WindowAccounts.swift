@@ -71,7 +71,8 @@ struct WindowAccounts: SettingsAccounts {
         do {
             try store.remove(service)
         } catch {
-            throw SettingsAccountProblem("The \(service.displayName) account could not be removed: \((error as? ShareError)?.message ?? "\(error)").")
+            let reason = (error as? ShareError)?.message ?? "\(error)"
+            throw SettingsAccountProblem("The \(service.displayName) account could not be removed: \(reason).")
         }
     }
 }

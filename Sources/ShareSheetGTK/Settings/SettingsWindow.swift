@@ -6,9 +6,10 @@ import ShareSheetSystem
 
 /// The settings window (SPEC §7): mail server and security, From and login, the default
 /// printer, the photos folder, the nearby name and discovery, the share targets on or off and
-/// the posting accounts, in libadwaita's preferences rows. It edits the same configuration file as a text editor would, through `SettingsDraft`:
-/// only what the person changed is written, atomically, and every other line stays. It speaks
-/// in words: no option, group or key appears anywhere in it.
+/// the posting accounts, in libadwaita's preferences rows. It edits the same configuration
+/// file as a text editor would, through `SettingsDraft`: only what the person changed is
+/// written, atomically, and every other line stays. It speaks in words: no option, group or
+/// key appears anywhere in it.
 ///
 /// Opened by `share settings`, and by Settings… on a result page whose fix is a setting.
 @MainActor
@@ -82,7 +83,9 @@ public final class SettingsWindow {
             self.accounts = accounts
         } catch {
             original = SettingsDraft()
-            say("The settings file has a line that cannot be read, so it cannot be changed here. Correct it in a text editor first.", isProblem: true)
+            say(
+                "The settings file has a line that cannot be read, so it cannot be changed here. Correct it in a text editor first.",
+                isProblem: true)
             gtk_widget_set_sensitive(save, 0)
         }
         Signals.connect(save, "clicked") { [weak self] in self?.saveChanges() }
