@@ -127,7 +127,7 @@ let package = Package(
         .target(name: "MainLoop", dependencies: ["CGIO"]),
 
         // The sheet as a desktop window: GTK 4 and libadwaita through their C API.
-        .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "Sharing", "CGtk", "GSignals"]),
+        .target(name: "ShareSheetGTK", dependencies: ["ShareSheet", "ShareSheetSystem", "Sharing", "Secrets", "CGtk", "GSignals"]),
 
         // GVariant values made and read without GLib's variadic calls (the service, share targets).
         .target(name: "GVariants", dependencies: ["CGIO"]),

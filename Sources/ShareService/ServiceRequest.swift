@@ -110,6 +110,7 @@ final class ServiceRequest {
             }
             try WindowPresenter.connectToDisplay()
             let presenter = WindowPresenter(names: host.names)
+            presenter.sendsWaiting = host.sendWaiting
             presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
             presenter.letsItemsBeLeftOut = call.choosesItems
             windowPresenter = presenter
@@ -144,6 +145,7 @@ final class ServiceRequest {
         }
         try WindowPresenter.connectToDisplay()
         let presenter = WindowPresenter(names: host.names)
+        presenter.sendsWaiting = host.sendWaiting
         presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
         presenter.letsItemsBeLeftOut = call.choosesItems
         windowPresenter = presenter
@@ -194,7 +196,9 @@ final class ServiceRequest {
             await presenter?.waitUntilClosed()
             await ending.controller.waitForProvidersToStop()
             guard let self else { return }
+            // Retry on the result page may have sent what the share had left in the outbox.
             let result = session.result(of: ending, interfaceCancelled: presenter?.interfaceWasCancelled ?? false)
+                .sentAfterWaiting(at: presenter?.sentWaiting)
             // In the person's history, as the command records its own shares.
             let follower = DeferredHistoryFollowing(self.host.suggestionSourceMaker?() as? any HistoryFollowing)
             for warning in HistoryRecording.record(result, ending: ending, environment: self.host.environment, follower: follower) {

@@ -40,5 +40,6 @@ public enum Builtins {
         ShareTargetExtensions.install(into: registry)
         // Photos that leave go smaller and without their location, as the person chooses (SPEC §13).
         registry.itemPreparation = { PhotoItemPreparer(environment: $0) }
+        registry.waitingSender = WaitingMail.send
     }
 }

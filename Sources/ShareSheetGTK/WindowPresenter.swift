@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import ShareSheet
+import ShareSheetSystem
 import Sharing
 
 /// Shows an `ActivityViewController` as a desktop window (SPEC §7): a header with a preview of
@@ -32,8 +33,22 @@ public final class WindowPresenter: Presenter {
     /// False when the caller sends every item (the service's `choose-items` false): the header
     /// shows the items without the checks that leave one out.
     public var letsItemsBeLeftOut = true
+    /// Sends what a share left waiting in the outbox (its file), for the result page's Retry
+    /// once the settings changed; nil offers no such Retry. The owner gives its host's
+    /// (`ShareHost.sendWaiting`): the window knows no backend.
+    public var sendsWaiting: (@Sendable (String) async throws -> Void)?
+    /// The configuration file the settings window edits.
+    public var settingsFile = HostEnvironment.process.directories.configurationFile
+    /// What the settings window shows beside the file's values (the share targets installed).
+    public var settingsExtras = SettingsExtras()
+    /// The file of what waited in the outbox and went with the result page's Retry, if any: the
+    /// share's result said it was queued, and it is not any more.
+    public private(set) var sentWaiting: String?
     private var window: Window?
     private var page: Page = .none
+    /// The result page's story and title while it shows, to show it again changed.
+    private var shownStory: (story: ResultStory, title: String, activityType: ActivityType?)?
+    private var settingsWindow: SettingsWindow?
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
     /// Set by a share session (`WindowFrontEnd`): an ending it may still act on (a need it asks
     /// for, work a cancel kept) is held on the working page instead of shown, until
@@ -274,7 +289,7 @@ public final class WindowPresenter: Presenter {
         formPage = nil
         airDropPage = nil
         retryChoice = nil
-        guard let window else { return }
+        guard window != nil else { return }
         let story: ResultStory
         if let error = outcome.error, case let failure = ShareResult.Failure(error, activityTitle: title),
             failure.code != .cancelled
@@ -290,12 +305,71 @@ public final class WindowPresenter: Presenter {
         } else {
             return close()
         }
+        showStory(story, title: title ?? windowTitle, activityType: outcome.activityType, location: outcome.location)
+    }
+
+    /// Shows a result page for `story`, with what each of its buttons does.
+    private func showStory(_ story: ResultStory, title: String, activityType: ActivityType?, location: String?) {
+        guard let window else { return }
         let result = ResultPage(
             story: story, close: { [weak self] in self?.close() }, retry: { [weak self] in self?.chooseRetry() },
-            tell: { [weak self] sentence in self?.window?.toast(sentence) })
-        window.show(result.widget, title: title ?? windowTitle, subtitle: nil)
+            tell: { [weak self] sentence in self?.window?.toast(sentence) },
+            settings: { [weak self] in self?.openSettings(location: location) },
+            sendWaiting: { [weak self] path in self?.sendWaiting(path) })
+        window.show(result.widget, title: title, subtitle: nil)
         page = .result
+        shownStory = (story, title, activityType)
         result.focus()
+    }
+
+    // MARK: Settings… and Retry of what waits
+
+    /// Settings… on a result page: the settings window, above this one. Once saved, what
+    /// waits in the outbox may go: the page offers Retry.
+    private func openSettings(location: String?) {
+        guard let window else { return }
+        if let settingsWindow, !settingsWindow.isClosed { return settingsWindow.raise() }
+        settingsWindow = SettingsWindow(
+            file: settingsFile, extras: settingsExtras, parent: window.widget,
+            saved: { [weak self] in
+                guard let self, self.page == .result, self.sendsWaiting != nil, let shown = self.shownStory else { return }
+                let story = shown.story.offeringToSendWaiting(location)
+                if story != shown.story {
+                    self.showStory(story, title: shown.title, activityType: shown.activityType, location: location)
+                }
+            })
+    }
+
+    /// Retry of what waits in the outbox: it goes now, with the settings as saved; the page
+    /// then says it went, or why not (with Retry again when it may go another time).
+    private func sendWaiting(_ path: String) {
+        guard let send = sendsWaiting, let shown = shownStory, page == .result else { return }
+        let sending = window?.toast("Sending…")
+        page = .working
+        Task { @MainActor [weak self] in
+            let error: (any Error)?
+            do {
+                try await send(path)
+                error = nil
+            } catch let failed {
+                error = failed
+            }
+            sending?.dismiss()
+            guard let self, self.window != nil, !self.isClosed else { return }
+            guard let error else {
+                self.sentWaiting = path
+                return self.showStory(
+                    .sentWaiting(activityType: shown.activityType), title: shown.title, activityType: shown.activityType,
+                    location: nil)
+            }
+            let failure = ShareResult.Failure(error, activityTitle: shown.title)
+            var story = ResultStory.failure(failure, activityType: shown.activityType, canRetry: false)
+            // Retry again when it may go another time, or once a setting is fixed.
+            if ShareSession.mayGoThrough(error) || (error as? ShareError)?.fix != nil {
+                story.actions.insert(.sendWaiting(path: path), at: 0)
+            }
+            self.showStory(story, title: shown.title, activityType: shown.activityType, location: path)
+        }
     }
 
     // MARK: Retry
@@ -529,6 +603,8 @@ public final class WindowPresenter: Presenter {
     private func close() {
         guard let window, !isClosed else { return }
         page = .none
+        settingsWindow?.close()
+        settingsWindow = nil
         window.destroy()
     }
 

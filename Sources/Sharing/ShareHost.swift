@@ -28,6 +28,16 @@ public final class ShareHost {
     /// The host environment activities use.
     public var environment: HostEnvironment { registry.environment }
 
+    /// Sends what a finished share left waiting in the outbox (its `location`) now, with the
+    /// configuration as it is then: the window's Retry once the settings that kept it waiting
+    /// are fixed. The share is not run again, which would queue a second copy beside it. Nil
+    /// when no installed backend can (`ActivityRegistry.waitingSender`).
+    public var sendWaiting: (@Sendable (_ location: String) async throws -> Void)? {
+        guard let send = registry.waitingSender else { return nil }
+        let environment = self.environment
+        return { location in try await send(environment, location) }
+    }
+
     /// A sheet for `items`: the controller with the presets and exclusions applied.
     /// - Parameters:
     ///   - items: the resolved items, in the order the sheet shows them.

@@ -33,6 +33,22 @@ import Testing
         #expect(result.error == nil)
     }
 
+    @Test("a queued result whose waiting file was sent after all reads as sent; another location changes nothing")
+    func sentAfterWaiting() {
+        let activity = FakeActivity(type: .mail, title: "Mail")
+        let outcome = ShareOutcome(
+            activityType: .mail, completed: true, returnedItems: [URL(fileURLWithPath: "/tmp/out/1.eml")], error: nil,
+            disposition: .queued, location: "/tmp/out/1.eml",
+            fallback: ActivityFallback(message: "No mail server is set up.", setting: .init(group: "mail", "smtp"), fix: .flushOutbox))
+        let queued = host.result(of: outcome, activity: activity)
+        #expect(queued.sentAfterWaiting(at: nil) == queued)
+        #expect(queued.sentAfterWaiting(at: "/tmp/out/2.eml") == queued)
+        let sent = queued.sentAfterWaiting(at: "/tmp/out/1.eml")
+        #expect(sent.disposition == .sent && sent.completed)
+        #expect(sent.fallback == nil && sent.location == nil && sent.returnedItems.isEmpty)
+        #expect(sent.activity == "mail")
+    }
+
     @Test func anErrorIsAFailureUnlessTheWorkWasKept() {
         let activity = FakeActivity(type: .mail, title: "Mail")
         let failed = ShareOutcome(

@@ -72,6 +72,7 @@ GLibMainLoop.run {
     // One share session, as the command and the service run theirs: a receiver's PIN is asked
     // in the window, and Cancel keeps what was finished.
     let presenter = WindowPresenter(names: host.names)
+    presenter.sendsWaiting = host.sendWaiting
     let session = ShareSession(host: host, first: makeController([]), remake: makeController)
     guard let ending = try? await session.run(with: WindowFrontEnd(presenter: presenter)) else { return 70 }
     if let failure = presenter.failedToOpen {
@@ -81,6 +82,7 @@ GLibMainLoop.run {
     await presenter.waitUntilClosed()
     await ending.controller.waitForProvidersToStop()
     let result = session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled)
+        .sentAfterWaiting(at: presenter.sentWaiting)
     print(result.json)
     if result.completed { return 0 }
     return result.disposition == .cancelled ? 130 : 1

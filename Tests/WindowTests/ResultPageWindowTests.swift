@@ -31,7 +31,7 @@ struct ResultPageWindowTests {
         try await nodes(of: window).contains { $0["name"] as? String == name && $0["role"] as? String == "push button" }
     }
 
-    @Test("Mail with no server set up: 'Mail is waiting in the outbox' stays 10 s later, with Open Outbox and Close, in plain words")
+    @Test("Mail with no server set up: 'Mail is waiting in the outbox' stays 10 s later, with Open Outbox, Settings… and Close, in plain words")
     func queuedMailStays() async throws {
         try await WindowDesk.with { desk in
             let (notes, _) = try desk.notesAndPhoto()
@@ -56,6 +56,7 @@ struct ResultPageWindowTests {
             try await Task.sleep(for: .seconds(10))
             try await window.driver.wait(name: "Mail is waiting in the outbox", role: "label")
             try await window.driver.wait(name: "Open Outbox", role: "push button")
+            try await window.driver.wait(name: "Settings…", role: "push button")
             try await window.driver.wait(name: "Close", role: "push button")
             try await window.driver.wait(name: "Details", role: nil)
             seen += try await syntax(in: window)

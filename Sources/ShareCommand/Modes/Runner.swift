@@ -568,6 +568,9 @@ struct Runner {
         remake: @escaping ([(key: String, value: String)]) throws -> ActivityViewController
     ) async throws -> Termination {
         let presenter = WindowPresenter(names: host.names)
+        presenter.settingsFile = host.environment.directories.configurationFile
+        presenter.sendsWaiting = host.sendWaiting
+        presenter.settingsExtras = .installed(for: host.environment)
         let frontEnd = WindowFrontEnd(presenter: presenter)
         let session = ShareSession(host: host, first: controller, remake: remake)
         let ending = try await run(session, with: frontEnd, picking: nil, watchingInterrupts: true)
@@ -578,7 +581,10 @@ struct Runner {
         if ending.outcome.completed, let type = ending.outcome.activityType {
             saySkipped(by: type, on: ending.controller.sheet, labels: labels)
         }
-        return reportRecorded(session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled), ending)
+        // Retry on the result page may have sent what the share had left in the outbox.
+        let result = session.result(of: ending, interfaceCancelled: presenter.interfaceWasCancelled)
+            .sentAfterWaiting(at: presenter.sentWaiting)
+        return reportRecorded(result, ending)
     }
 
     /// The `share --list …` command line for the same items, quoted for a shell.

@@ -40,6 +40,7 @@ enum Subcommands {
         TargetsCommand.self,
         HistoryCommand.self,
         DevicesCommand.self,
+        SettingsCommand.self,
         SuggestionsCommand.self,
         CompletionsCommand.self,
         ManPageCommand.self,

@@ -22,7 +22,8 @@ enum ConfigurationReference {
         "The settings are read from $XDG_CONFIG_HOME/sharesheet/config (~/.config/sharesheet/config), in GLib's "
         + "key-file syntax: a [group] line, then key=value lines. Every key is optional; a key or group not "
         + "listed here is reported as a warning. share help ACTIVITY shows the settings an activity reads and "
-        + "what it does with them here."
+        + "what it does with them here. share settings edits the mail, printer, photos and nearby settings in a "
+        + "window, keeping the file's comments and other lines."
 
     /// One line per key: the key, its default and its meaning, wrapped at 80 columns.
     static func settingLines(_ group: ConfigurationGroup) -> String {

@@ -20,6 +20,10 @@ public final class ActivityRegistry {
     /// Makes the preparer of each share's items (photos resized, location removed: SPEC §13),
     /// or nil to send every item as its source gives it. The built-ins module sets it.
     public var itemPreparation: (@MainActor (HostEnvironment) -> any ItemPreparing)?
+    /// Sends what a finished share left waiting in the outbox (its `location`), with the
+    /// environment's configuration as it is then, or nil when no backend can. The built-ins
+    /// module sets it; `ShareHost.sendWaiting` is how front ends reach it.
+    public var waitingSender: (@Sendable (HostEnvironment, _ location: String) async throws -> Void)?
 
     /// Makes a registry of the given built-ins (the catalog by default), none installed, for
     /// the host `environment` (this process's by default).

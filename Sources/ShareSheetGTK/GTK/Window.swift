@@ -84,13 +84,31 @@ final class Window {
         return false
     }
 
-    /// A short message over the page.
-    func toast(_ message: String) {
-        adw_toast_overlay_add_toast(cg_toast_overlay(overlay), adw_toast_new(message))
+    /// A short message over the page; keep what it returns to take it away before its time.
+    @discardableResult
+    func toast(_ message: String) -> Toast {
+        let toast = adw_toast_new(message)
+        // The overlay takes the reference it is given: one more for the caller's handle.
+        g_object_ref(UnsafeMutableRawPointer(toast))
+        adw_toast_overlay_add_toast(cg_toast_overlay(overlay), toast)
+        return Toast(toast)
     }
 
     func destroy() {
         guard !destroyed else { return }
         gtk_window_destroy(cg_window(widget))
     }
+}
+
+/// A toast shown by `Window.toast(_:)`, which can be taken away before its time.
+@MainActor
+final class Toast {
+    private let toast: OpaquePointer?
+
+    init(_ toast: OpaquePointer?) { self.toast = toast }
+
+    /// Takes the toast away now (nothing happens when it is gone already).
+    func dismiss() { adw_toast_dismiss(toast) }
+
+    isolated deinit { g_object_unref(UnsafeMutableRawPointer(toast)) }
 }

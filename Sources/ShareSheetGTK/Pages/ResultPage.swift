@@ -16,9 +16,12 @@ struct ResultPage {
     ///   - close: Close, and Escape.
     ///   - retry: Retry, when the story offers it.
     ///   - tell: says a sentence for a moment (a follow-up that could not be done).
+    ///   - settings: Settings…, when the story offers it.
+    ///   - sendWaiting: Retry of what waits in the outbox, with its file.
     init(
         story: ResultStory, close: @escaping @MainActor () -> Void, retry: @escaping @MainActor () -> Void,
-        tell: @escaping @MainActor (String) -> Void
+        tell: @escaping @MainActor (String) -> Void, settings: @escaping @MainActor () -> Void = {},
+        sendWaiting: @escaping @MainActor (String) -> Void = { _ in }
     ) {
         let page = Self.statusPage(icon: story.icon, title: story.title, sentence: story.sentence)
         let buttons = Widgets.horizontal(spacing: 8)
@@ -30,6 +33,8 @@ struct ResultPage {
                 case .open(let path): DesktopFiles.open(path, failed: tell)
                 case .showInFiles(let path), .openOutbox(let path): DesktopFiles.showInFiles(path, failed: tell)
                 case .retry: retry()
+                case .sendWaiting(let path): sendWaiting(path)
+                case .settings: settings()
                 case .close: close()
                 }
             }

@@ -3,9 +3,9 @@ import ShareSheet
 /// The window's own sentence for each kind of fix (SPEC §11: words belong to the front end).
 ///
 /// The command words the same facts as its options and configuration keys; the window has no
-/// options and no configuration syntax a person could type, and no Settings window yet, so it
-/// says what to set up in plain words: never an option, a `[group]`, a `key=` or a file path
-/// (the configuration file's path is a detail, shown under Details).
+/// options and no configuration syntax a person could type: it says what to set up in plain
+/// words, never an option, a `[group]`, a `key=` or a file path (the configuration file's path
+/// is a detail, shown under Details), and offers Settings… where the settings window fixes it.
 enum FixWords {
     /// What would fix it, as one sentence; nil when the facts name no fix a person can make here.
     /// - Parameters:
@@ -37,6 +37,20 @@ enum FixWords {
         case .readPasteboard?: return "What was copied is kept in ShareSheet's own clipboard."
         case .changeSetting?: return "A setting needs to be corrected."
         case nil: return nil
+        }
+    }
+
+    /// True when the settings window is where the person makes the fix: a mail server, its
+    /// security, the From address, a printer, an account, or a setting to correct.
+    static func opensSettings(_ fix: ShareError.Fix?, setting: ShareError.Setting?) -> Bool {
+        switch fix {
+        case .configureMailServer?, .chooseMailSecurity?, .setSender?, .addPrinter?, .addAccount?, .changeSetting?:
+            return true
+        case .flushOutbox?:
+            // Mail waits because no server is set: setting one up is the fix.
+            return setting?.group == "mail" && setting?.key == "smtp"
+        default:
+            return false
         }
     }
 

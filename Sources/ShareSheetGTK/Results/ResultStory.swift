@@ -17,6 +17,12 @@ struct ResultStory: Equatable {
         case openOutbox(path: String)
         /// Runs the share again through the session.
         case retry
+        /// Sends what waits in the outbox at `path` now, once the settings changed: "Retry"
+        /// too, as the person sees it, but the share is not run again (that would queue a
+        /// second copy beside the waiting one).
+        case sendWaiting(path: String)
+        /// Opens the settings window, where the fix is made.
+        case settings
         /// Closes the window.
         case close
 
@@ -26,7 +32,8 @@ struct ResultStory: Equatable {
             case .open(let path): return path.lowercased().hasSuffix(".pdf") ? "Open PDF" : "Open"
             case .showInFiles: return "Show in Files"
             case .openOutbox: return "Open Outbox"
-            case .retry: return "Retry"
+            case .retry, .sendWaiting: return "Retry"
+            case .settings: return "Settings…"
             case .close: return "Close"
             }
         }
@@ -81,6 +88,7 @@ struct ResultStory: Equatable {
         case .handedOff?: title = "Handed to another app"
         default: title = "Done another way"
         }
+        if FixWords.opensSettings(fallback.fix, setting: fallback.setting) { actions.append(.settings) }
         actions.append(.close)
         return ResultStory(
             icon: disposition == .saved ? "document-save" : disposition == .queued ? "mail-send" : "dialog-information",
@@ -122,7 +130,8 @@ struct ResultStory: Equatable {
             details: Self.details(
                 said: failure.message, hint: failure.hint, setting: failure.setting,
                 file: failure.path.map { "The file concerned: \($0)" }, kept: nil),
-            actions: (mayGoThrough && canRetry ? [.retry] : []) + [.close])
+            actions: (mayGoThrough && canRetry ? [.retry] : [])
+                + (FixWords.opensSettings(failure.fix, setting: failure.setting) ? [.settings] : []) + [.close])
     }
 
     /// "Could not send", "Could not print"…: what the activity could not do, in two words.
@@ -138,6 +147,28 @@ struct ResultStory: Equatable {
         case .openIn?: return "Could not open"
         default: return "Could not share"
         }
+    }
+
+    // MARK: After the settings changed
+
+    /// The same page once the settings were saved: what waits in the outbox can go now, so
+    /// Retry comes first (a failure that could go through has it already).
+    func offeringToSendWaiting(_ location: String?) -> ResultStory {
+        guard let location, !actions.contains(.retry), !actions.contains(.sendWaiting(path: location)),
+            actions.contains(where: { if case .openOutbox = $0 { return true } else { return false } })
+        else { return self }
+        var story = self
+        story.actions.insert(.sendWaiting(path: location), at: 0)
+        return story
+    }
+
+    /// What waited in the outbox went out after all.
+    static func sentWaiting(activityType: ActivityType?) -> ResultStory {
+        ResultStory(
+            icon: "mail-send", title: "Sent",
+            sentence: activityType == .mail || activityType == nil
+                ? "The message went to the mail server; nothing waits in the outbox any more." : "It went; nothing waits any more.",
+            details: [], actions: [.close])
     }
 
     // MARK: Details

@@ -24,6 +24,19 @@ public struct ShareResult: Codable, Sendable, Equatable {
     /// nil when nothing was.
     public var kept: Kept?
 
+    /// The result once what the share left waiting at `location` was sent after all (the
+    /// window's Retry, `ShareHost.sendWaiting`): sent, with nothing waiting and no fallback.
+    /// Unchanged when the share did not leave that in the outbox.
+    public func sentAfterWaiting(at location: String?) -> ShareResult {
+        guard let location, disposition == .queued, self.location == location else { return self }
+        var result = self
+        result.disposition = .sent
+        result.location = nil
+        result.fallback = nil
+        result.returnedItems = []
+        return result
+    }
+
     /// Work a cancel kept: what, where, and how it is finished when it is not.
     public struct Kept: Codable, Sendable, Equatable {
         /// What was kept, in words: "1 of 2 files", "the message".
