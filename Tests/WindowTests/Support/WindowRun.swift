@@ -55,6 +55,7 @@ struct WindowDesk {
     /// Where a test saves a screenshot for the README: `SHARESHEET_SCREENSHOTS` when set.
     func saveScreenshot(_ name: String, of window: RunningWindow) async throws {
         guard let folder = ProcessInfo.processInfo.environment["SHARESHEET_SCREENSHOTS"] else { return }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try await window.driver.screenshot(to: URL(fileURLWithPath: folder).appendingPathComponent(name))
     }
 }
