@@ -10,7 +10,7 @@ import ShareSheetSystem
 /// the window closes. Without a display it says where the file is instead.
 enum SettingsCommand: ShareSubcommand {
     static let spec = CommandSpec(
-        name: "settings", summary: "open the settings window: mail, printer, photos folder, nearby devices",
+        name: "settings", summary: "open the settings window: mail, printer, photos, nearby devices, targets, accounts",
         about: "It edits the same configuration file as share help config describes, keeping comments "
             + "and lines it does not know; the mail password goes into the Secret Service.",
         examples: ["share settings"])
