@@ -197,7 +197,8 @@ public final class WindowPresenter: Presenter {
             cancel: { [weak self, weak controller] in
                 self?.interfaceWasCancelled = true
                 controller?.cancelInterface()
-            })
+            },
+            complete: { [weak controller] field, text in controller?.completions(for: field, typed: text) ?? [] })
         window.show(form.widget, title: interface.title, subtitle: activity.activityTitle)
         formPage = form
         page = .form

@@ -114,6 +114,13 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity, Undoabl
                 return problems
             },
             onSubmit: { [weak self] values in self?.send(values) })
+        interface.attachments = content.attachments.map { attachment in
+            InterfaceAttachment(name: attachment.filename, byteCount: MailSummary.size(of: attachment), type: attachment.mimeType)
+        }
+        // The From the receiver will see, said before the message goes: a guessed one too.
+        if let settings = summarySettings, !settings.handOff {
+            interface.sender = InterfaceSender(address: settings.sender, isGuessed: settings.from == nil)
+        }
         // A person who typed the mail reads what will go where before it goes.
         interface.confirmation = { [weak self] values in
             guard let self else { return [] }

@@ -36,6 +36,13 @@ public struct ActivityInterface {
     /// fields" expander. Print sets it when there is no printer: its dialog's details would
     /// only shape a PDF that is saved anyway.
     public var asksAdvancedFields = true
+    /// Who the receiver sees the message from, for a presenter to show beside the fields (a
+    /// window's From line, with a note when it is guessed); nil when the interface sends no
+    /// message or the sender is not known here (a hand-off to the desktop's mail program).
+    public var sender: InterfaceSender?
+    /// The files that go with what is sent, with their sizes, for a presenter to list (the
+    /// window draws them; `message` says them in a line for presenters that do not).
+    public var attachments: [InterfaceAttachment] = []
 
     /// Describes an interface.
     public init(

@@ -25,7 +25,14 @@ final class FieldView {
         case choice(ChoiceList)
     }
 
-    init(_ field: InterfaceField) {
+    /// The contacts listed under an address entry as the person types, when it completes.
+    private var completer: AddressCompleter?
+
+    /// - Parameters:
+    ///   - field: the field to draw.
+    ///   - complete: the contacts that complete an address field's text (the controller's
+    ///     `completions(for:typed:)`); nil, or a field that takes no addresses, completes nothing.
+    init(_ field: InterfaceField, complete: (@MainActor (InterfaceField, String) -> [AddressCompletion])? = nil) {
         self.field = field
         widget = Widgets.vertical(spacing: 4)
         problem = Widgets.label("", classes: ["error", "caption"], wraps: true)
@@ -39,6 +46,12 @@ final class FieldView {
             if field.isSecret { gtk_entry_set_visibility(cg_entry(entry), 0) }
             input = .entry(entry)
             attach(entry, labelled: true)
+            if let complete, let kind = field.kind.addressKind {
+                gtk_entry_set_input_purpose(cg_entry(entry), kind == .email ? GTK_INPUT_PURPOSE_EMAIL : GTK_INPUT_PURPOSE_PHONE)
+                let completer = AddressCompleter(entry: entry, kind: kind) { text in complete(field, text) }
+                Widgets.append(widget, completer.widget)
+                self.completer = completer
+            }
             Signals.connect(entry, "changed") { [weak self] in self?.edited() }
             Signals.connect(entry, "activate") { [weak self] in self?.onActivate() }
         case .multilineText:

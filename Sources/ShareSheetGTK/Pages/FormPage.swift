@@ -24,17 +24,21 @@ final class FormPage {
     init(
         interface: ActivityInterface, activityTitle: String,
         submit: @escaping @MainActor (InterfaceValues) -> [String: String], back: (@MainActor () -> Void)? = nil,
-        cancel: @escaping @MainActor () -> Void
+        cancel: @escaping @MainActor () -> Void,
+        complete: (@MainActor (InterfaceField, String) -> [AddressCompletion])? = nil
     ) {
         self.interface = interface
         self.submit = submit
         cancelAction = cancel
         let page = Widgets.vertical(spacing: 14)
         Widgets.margins(page, 12)
-        if let message = interface.message {
+        // The attachments are listed with their sizes below; the message says them in a line
+        // for presenters that list none.
+        if let message = interface.message, interface.attachments.isEmpty {
             Widgets.append(page, Widgets.label(message, classes: ["dim-label"], wraps: true))
         }
-        fields = interface.fields.map(FieldView.init)
+        if let sender = interface.sender { Widgets.append(page, MessageParts.senderLine(sender)) }
+        fields = interface.fields.map { FieldView($0, complete: complete) }
         // Details most shares leave alone (Mail's Cc and Bcc) wait in a closed "More fields"
         // expander, open at once when one of them was given ahead or needs a value.
         let advanced = fields.filter(\.field.isAdvanced)
@@ -55,6 +59,7 @@ final class FormPage {
             Widgets.append(page, expander)
             moreFields = expander
         }
+        if !interface.attachments.isEmpty { Widgets.append(page, MessageParts.attachmentList(interface.attachments)) }
         generalProblem = Widgets.label("", classes: ["error"], wraps: true)
         Widgets.show(generalProblem, false)
         Widgets.append(page, generalProblem)
