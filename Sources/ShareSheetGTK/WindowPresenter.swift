@@ -182,6 +182,11 @@ public final class WindowPresenter: Presenter {
         if activity.activityType == .airDrop, showAirDropPage(interface, for: activity, controller: controller, in: window) {
             return
         }
+        if activity.activityType == .assignToContact,
+            showContactPickerPage(interface, for: activity, controller: controller, in: window)
+        {
+            return
+        }
         let form = FormPage(
             interface: interface, activityTitle: activity.activityTitle ?? interface.title,
             submit: { [weak self, weak controller] values in
@@ -239,6 +244,39 @@ public final class WindowPresenter: Presenter {
         return true
     }
 
+    /// Assign to Contact's own page in place of the generic form (SPEC §7): the contacts with
+    /// their photos under a search; false when the interface has no contact field to draw it from.
+    private func showContactPickerPage(
+        _ interface: ActivityInterface, for activity: Activity, controller: ActivityViewController, in window: Window
+    ) -> Bool {
+        guard
+            let picker = ContactPickerPage(
+                interface: interface,
+                submit: { [weak self, weak controller] values in
+                    guard let self, let controller else { return [:] }
+                    let problems = controller.submitInterface(values)
+                    if problems.isEmpty {
+                        self.contactPage = nil
+                        self.showWorking(activity, controller: controller)
+                    }
+                    return problems
+                },
+                back: { [weak self, weak controller] in
+                    self?.contactPage = nil
+                    controller?.returnToSheet()
+                },
+                cancel: { [weak self, weak controller] in
+                    self?.interfaceWasCancelled = true
+                    controller?.cancelInterface()
+                })
+        else { return false }
+        window.show(picker.widget, title: activity.activityTitle ?? interface.title, subtitle: nil)
+        contactPage = picker
+        page = .form
+        picker.focus()
+        return true
+    }
+
     public func dismiss(outcome: ShareOutcome, controller: ActivityViewController) {
         // A dismissal names no activity: the one that was running (and keeps its work) does.
         let title =
@@ -256,6 +294,7 @@ public final class WindowPresenter: Presenter {
             workingPage?.showStopping()
             formPage = nil
             airDropPage = nil
+            contactPage = nil
             return
         }
         show(outcome, title: title)
@@ -270,6 +309,7 @@ public final class WindowPresenter: Presenter {
         leaveUndoPage()
         formPage = nil
         airDropPage = nil
+        contactPage = nil
         retryChoice = nil
         guard let window else { return }
         let story: ResultStory
@@ -381,6 +421,8 @@ public final class WindowPresenter: Presenter {
     private var formPage: FormPage?
     /// AirDrop's page, while it shows in place of the form.
     private var airDropPage: AirDropPage?
+    /// Assign to Contact's page, while it shows in place of the form.
+    private var contactPage: ContactPickerPage?
 
     private func pick(_ activity: Activity, controller: ActivityViewController) {
         guard page == .sheet, let type = activity.activityType else { return }
@@ -479,6 +521,7 @@ public final class WindowPresenter: Presenter {
         case .form:
             formPage?.cancel()
             airDropPage?.cancel()
+            contactPage?.cancel()
         case .result:
             close()
         case .need:

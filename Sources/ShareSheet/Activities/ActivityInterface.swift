@@ -113,6 +113,11 @@ public struct InterfaceField {
     /// True for text that must not show on the screen while it is typed (a PIN, a password):
     /// a terminal reads it with echo off, a window draws dots.
     public var isSecret = false
+    /// Values a text field is usually given, for a presenter to list and filter as the person
+    /// types and to pick from instead of typing (Assign to Contact's contacts, with their
+    /// photos): each option's `id` is the text the field takes when it is picked, its `title`
+    /// and `detail` what people see. The field still takes any other text.
+    public var suggestedValues: [ChoiceOptions.Option] = []
 
     /// Describes a field.
     public init(
@@ -215,12 +220,15 @@ public final class ChoiceOptions {
         /// What sort of thing it is, in a word people use ("Phone", "Computer"), for a page that
         /// shows it apart from the detail; nil when the option does not say.
         public var kind: String?
+        /// A picture file to show in place of the icon (a contact's photo); nil when there is none.
+        public var imagePath: String?
 
         /// Describes an option.
         public init(
             id: String, title: String, detail: String? = nil, iconName: String? = nil, isWarning: Bool = false,
-            kind: String? = nil
+            kind: String? = nil, imagePath: String? = nil
         ) {
+            self.imagePath = imagePath
             self.id = id
             self.title = title
             self.detail = detail

@@ -54,6 +54,9 @@ final class AddressCompleter {
         gtk_widget_add_controller(entry, keys)
     }
 
+    /// True while contacts are listed under the entry.
+    var isListing: Bool { !shown.isEmpty }
+
     /// The entry's text.
     private var text: String { String(cString: gtk_editable_get_text(cg_editable(entry))) }
 

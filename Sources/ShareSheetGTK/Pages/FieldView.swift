@@ -118,6 +118,8 @@ final class FieldView {
 
     /// Shows `message` under the field, or hides the line.
     func show(problem message: String?) {
+        // A word being completed is not an address yet: no problem while contacts are offered.
+        let message = completer?.isListing == true ? nil : message
         Widgets.setText(problem, message ?? "")
         Widgets.show(problem, message != nil)
     }
