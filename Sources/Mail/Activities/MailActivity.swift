@@ -115,7 +115,9 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity, Undoabl
             },
             onSubmit: { [weak self] values in self?.send(values) })
         interface.attachments = content.attachments.map { attachment in
-            InterfaceAttachment(name: attachment.filename, byteCount: MailSummary.size(of: attachment), type: attachment.mimeType)
+            InterfaceAttachment(
+                name: attachment.filename, byteCount: MailSummary.size(of: attachment), type: attachment.mimeType,
+                fileURL: { if case .file(let url) = attachment.content { return url } else { return nil } }())
         }
         // The From the receiver will see, said before the message goes: a guessed one too.
         if let settings = summarySettings, !settings.handOff {

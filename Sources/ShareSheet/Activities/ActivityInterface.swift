@@ -9,7 +9,9 @@ import Foundation
 public struct ActivityInterface {
     /// The interface's title ("New Message").
     public var title: String
-    /// A line of explanation under the title.
+    /// A line of explanation under the title. An interface that describes its `sender` or
+    /// `attachments` may repeat them here, in words, for presenters that draw neither: a
+    /// presenter that draws them leaves the message out.
     public var message: String?
     /// The fields, in the order they are shown and asked.
     public var fields: [InterfaceField]
@@ -41,7 +43,7 @@ public struct ActivityInterface {
     /// message or the sender is not known here (a hand-off to the desktop's mail program).
     public var sender: InterfaceSender?
     /// The files that go with what is sent, with their sizes, for a presenter to list (the
-    /// window draws them; `message` says them in a line for presenters that do not).
+    /// window draws them; `message` may say them in a line for presenters that do not).
     public var attachments: [InterfaceAttachment] = []
 
     /// Describes an interface.
@@ -118,6 +120,9 @@ public struct InterfaceField {
     /// photos): each option's `id` is the text the field takes when it is picked, its `title`
     /// and `detail` what people see. The field still takes any other text.
     public var suggestedValues: [ChoiceOptions.Option] = []
+    /// The most a text field holds, counted the receiver's way (a post's characters), for a
+    /// presenter to count down; the activity's `validate` still says when the text is over.
+    public var textLimit: TextLimit?
 
     /// Describes a field.
     public init(

@@ -35,6 +35,9 @@ enum Stylesheet {
             font-weight: bold;
             font-size: 20px;
         }
+        .sharesheet-attachment-thumbnail {
+            border-radius: 6px;
+        }
         .sharesheet-avatar-small .sharesheet-avatar-initials {
             font-size: 12px;
         }

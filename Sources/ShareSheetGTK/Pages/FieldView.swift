@@ -15,6 +15,8 @@ final class FieldView {
 
     private let problem: Widget
     private var input: Input
+    /// "487 characters left" under a text with a limit, counted as the receiver counts.
+    private var counter: Widget?
 
     /// The control a field is entered with.
     private enum Input {
@@ -86,10 +88,41 @@ final class FieldView {
             input = .choice(list)
             attach(list.widget, labelled: true, accessibleName: false)
         }
-        if let help = field.help, !field.kind.isToggle {
+        if let limit = field.textLimit {
+            // The count and the help share a line: the help on the left, the count on the right.
+            let line = Widgets.horizontal(spacing: 12)
+            let help = Widgets.label(field.help ?? "", classes: ["dim-label", "caption"], wraps: true)
+            gtk_widget_set_hexpand(help, 1)
+            let counter = Widgets.label("", classes: ["caption", "numeric"])
+            // The count is read whole; the help beside it wraps instead.
+            gtk_label_set_ellipsize(cg_label(counter), PANGO_ELLIPSIZE_NONE)
+            gtk_widget_set_valign(counter, GTK_ALIGN_START)
+            Widgets.append(line, help, counter)
+            Widgets.append(widget, line)
+            self.counter = counter
+            count(limit)
+        } else if let help = field.help, !field.kind.isToggle {
             Widgets.append(widget, Widgets.label(help, classes: ["dim-label", "caption"], wraps: true))
         }
         Widgets.append(widget, problem)
+    }
+
+    /// Counts the text down from the limit: what is left, or how far over it is, marked.
+    private func count(_ limit: TextLimit) {
+        guard let counter else { return }
+        let remaining = limit.remaining(for: value?.text ?? "")
+        let words =
+            remaining >= 0
+            ? "\(remaining) \(remaining == 1 ? "character" : "characters") left"
+            : "\(-remaining) \(remaining == -1 ? "character" : "characters") too many"
+        Widgets.setText(counter, words)
+        if remaining < 0 {
+            gtk_widget_add_css_class(counter, "error")
+            gtk_widget_remove_css_class(counter, "dim-label")
+        } else {
+            gtk_widget_remove_css_class(counter, "error")
+            gtk_widget_add_css_class(counter, "dim-label")
+        }
     }
 
     /// The value as entered; nil when nothing is.
@@ -138,6 +171,7 @@ final class FieldView {
 
     private func edited() {
         wasEdited = true
+        if let limit = field.textLimit { count(limit) }
         onChange()
     }
 

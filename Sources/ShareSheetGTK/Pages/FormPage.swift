@@ -32,9 +32,9 @@ final class FormPage {
         cancelAction = cancel
         let page = Widgets.vertical(spacing: 14)
         Widgets.margins(page, 12)
-        // The attachments are listed with their sizes below; the message says them in a line
-        // for presenters that list none.
-        if let message = interface.message, interface.attachments.isEmpty {
+        // The sender and the attachments are drawn below; the message only says them in words
+        // for presenters that draw neither.
+        if let message = interface.message, interface.sender == nil, interface.attachments.isEmpty {
             Widgets.append(page, Widgets.label(message, classes: ["dim-label"], wraps: true))
         }
         if let sender = interface.sender { Widgets.append(page, MessageParts.senderLine(sender)) }

@@ -11,18 +11,15 @@ enum MessageParts {
     /// a sentence and where to set the real one.
     static func senderLine(_ sender: InterfaceSender) -> Widget {
         let box = Widgets.vertical(spacing: 4)
-        let heading = Widgets.label("From", classes: ["heading"])
+        let heading = Widgets.label(sender.heading, classes: ["heading"])
         let address = Widgets.label(sender.address, wraps: true)
-        gtk_label_set_selectable(cg_label(address), 1)
-        // Selectable text takes the focus; it is read, not edited, so Tab passes it by.
-        gtk_widget_set_focusable(address, 0)
         Widgets.append(box, heading, address)
-        if sender.isGuessed {
-            let note = Widgets.label(
-                "Guessed from your account, as no address is set up: replies may not reach you. Set your address in Settings.",
-                classes: ["dim-label", "caption"], wraps: true)
-            Widgets.append(box, note)
-        }
+        let note =
+            sender.note
+            ?? (sender.isGuessed
+                ? "Guessed from your account, as no address is set up: replies may not reach you. Set your address in Settings."
+                : nil)
+        if let note { Widgets.append(box, Widgets.label(note, classes: ["dim-label", "caption"], wraps: true)) }
         return box
     }
 
@@ -51,7 +48,7 @@ enum MessageParts {
     private static func row(_ attachment: InterfaceAttachment) -> Widget {
         let row = Widgets.horizontal(spacing: 10)
         Widgets.margins(row, 8)
-        let icon = Widgets.themedIcon(iconName(for: attachment), size: 24)
+        let icon = preview(of: attachment)
         let name = Widgets.label(attachment.name)
         gtk_label_set_ellipsize(cg_label(name), PANGO_ELLIPSIZE_MIDDLE)
         gtk_widget_set_hexpand(name, 1)
@@ -59,6 +56,36 @@ enum MessageParts {
             attachment.byteCount.map(ByteCountFormat.string) ?? "Size unknown", classes: ["dim-label", "numeric"])
         Widgets.append(row, icon, name, size)
         return row
+    }
+
+    /// A picture's thumbnail, rounded, once it is decoded (the type's icon until then and for
+    /// any other file): the image a post or a mail carries, seen before it goes.
+    private static func preview(of attachment: InterfaceAttachment) -> Widget {
+        let name = iconName(for: attachment)
+        let icon = Widgets.themedIcon(name, size: 24)
+        guard name == "image-x-generic", let file = attachment.fileURL else { return icon }
+        let frame = Widgets.horizontal(spacing: 0)
+        gtk_widget_set_size_request(frame, 48, 48)
+        gtk_widget_set_valign(frame, GTK_ALIGN_CENTER)
+        gtk_widget_set_overflow(frame, GTK_OVERFLOW_HIDDEN)
+        gtk_widget_add_css_class(frame, "sharesheet-attachment-thumbnail")
+        gtk_widget_set_hexpand(icon, 1)
+        Widgets.append(frame, icon)
+        let held = UnsafeMutableRawPointer(frame)
+        g_object_ref(held)
+        Task {
+            defer { g_object_unref(held) }
+            guard let photo = await Thumbnail.square(file.path, side: 96) else { return }
+            let image = gtk_image_new()!
+            let texture = gdk_texture_new_for_pixbuf(photo.pixbuf)
+            gtk_image_set_from_paintable(cg_image(image), texture)
+            g_object_unref(UnsafeMutableRawPointer(texture))
+            gtk_image_set_pixel_size(cg_image(image), 48)
+            cg_set_accessible_label(image, "Picture of \(attachment.name)")
+            Widgets.removeChildren(frame)
+            Widgets.append(frame, image)
+        }
+        return frame
     }
 
     /// The desktop's generic icon for the file's type ("image-x-generic"), from its MIME type
