@@ -179,14 +179,7 @@ public final class WindowPresenter: Presenter {
         }
         workingPage?.stop()
         workingPage = nil
-        if activity.activityType == .airDrop, showAirDropPage(interface, for: activity, controller: controller, in: window) {
-            return
-        }
-        if activity.activityType == .assignToContact,
-            showContactPickerPage(interface, for: activity, controller: controller, in: window)
-        {
-            return
-        }
+        if showDesignedPage(interface, for: activity, controller: controller, in: window) { return }
         let form = FormPage(
             interface: interface, activityTitle: activity.activityTitle ?? interface.title,
             submit: { [weak self, weak controller] values in
@@ -210,70 +203,41 @@ public final class WindowPresenter: Presenter {
         form.focusFirstField()
     }
 
-    /// AirDrop's own page in place of the generic form (SPEC §7: devices as they appear, "No
-    /// devices found" after the search, an address entry); false when the interface has no
-    /// device list to draw it from.
-    private func showAirDropPage(
+    /// The page made for the activity in place of the generic form (SPEC §7, "designed, not
+    /// generated"): AirDrop's devices, Assign to Contact's contacts, Open In's applications.
+    /// False when the activity has none, or its interface lacks what the page is drawn from.
+    private func showDesignedPage(
         _ interface: ActivityInterface, for activity: Activity, controller: ActivityViewController, in window: Window
     ) -> Bool {
-        guard
-            let airDrop = AirDropPage(
-                interface: interface,
-                submit: { [weak self, weak controller] values in
-                    guard let self, let controller else { return [:] }
-                    let problems = controller.submitInterface(values)
-                    if problems.isEmpty {
-                        self.airDropPage = nil
-                        self.showWorking(activity, controller: controller)
-                    }
-                    return problems
-                },
-                back: { [weak self, weak controller] in
-                    self?.airDropPage = nil
-                    controller?.returnToSheet()
-                },
-                cancel: { [weak self, weak controller] in
-                    self?.interfaceWasCancelled = true
-                    controller?.cancelInterface()
-                })
-        else { return false }
-        window.show(airDrop.widget, title: activity.activityTitle ?? interface.title, subtitle: nil)
-        airDropPage = airDrop
+        let submit: @MainActor (InterfaceValues) -> [String: String] = { [weak self, weak controller] values in
+            guard let self, let controller else { return [:] }
+            let problems = controller.submitInterface(values)
+            if problems.isEmpty {
+                self.designedPage = nil
+                self.showWorking(activity, controller: controller)
+            }
+            return problems
+        }
+        let back: @MainActor () -> Void = { [weak self, weak controller] in
+            self?.designedPage = nil
+            controller?.returnToSheet()
+        }
+        let cancel: @MainActor () -> Void = { [weak self, weak controller] in
+            self?.interfaceWasCancelled = true
+            controller?.cancelInterface()
+        }
+        let made: (any DesignedPage)?
+        switch activity.activityType {
+        case .airDrop?: made = AirDropPage(interface: interface, submit: submit, back: back, cancel: cancel)
+        case .assignToContact?: made = ContactPickerPage(interface: interface, submit: submit, back: back, cancel: cancel)
+        case .openIn?: made = ApplicationChooserPage(interface: interface, submit: submit, back: back, cancel: cancel)
+        default: made = nil
+        }
+        guard let made else { return false }
+        window.show(made.widget, title: activity.activityTitle ?? interface.title, subtitle: nil)
+        designedPage = made
         page = .form
-        airDrop.focus()
-        return true
-    }
-
-    /// Assign to Contact's own page in place of the generic form (SPEC §7): the contacts with
-    /// their photos under a search; false when the interface has no contact field to draw it from.
-    private func showContactPickerPage(
-        _ interface: ActivityInterface, for activity: Activity, controller: ActivityViewController, in window: Window
-    ) -> Bool {
-        guard
-            let picker = ContactPickerPage(
-                interface: interface,
-                submit: { [weak self, weak controller] values in
-                    guard let self, let controller else { return [:] }
-                    let problems = controller.submitInterface(values)
-                    if problems.isEmpty {
-                        self.contactPage = nil
-                        self.showWorking(activity, controller: controller)
-                    }
-                    return problems
-                },
-                back: { [weak self, weak controller] in
-                    self?.contactPage = nil
-                    controller?.returnToSheet()
-                },
-                cancel: { [weak self, weak controller] in
-                    self?.interfaceWasCancelled = true
-                    controller?.cancelInterface()
-                })
-        else { return false }
-        window.show(picker.widget, title: activity.activityTitle ?? interface.title, subtitle: nil)
-        contactPage = picker
-        page = .form
-        picker.focus()
+        made.focus()
         return true
     }
 
@@ -293,8 +257,7 @@ public final class WindowPresenter: Presenter {
             heldOutcome = (outcome, title)
             workingPage?.showStopping()
             formPage = nil
-            airDropPage = nil
-            contactPage = nil
+            designedPage = nil
             return
         }
         show(outcome, title: title)
@@ -308,8 +271,7 @@ public final class WindowPresenter: Presenter {
         workingPage = nil
         leaveUndoPage()
         formPage = nil
-        airDropPage = nil
-        contactPage = nil
+        designedPage = nil
         retryChoice = nil
         guard let window else { return }
         let story: ResultStory
@@ -419,10 +381,8 @@ public final class WindowPresenter: Presenter {
 
     private var workingPage: WorkingPage?
     private var formPage: FormPage?
-    /// AirDrop's page, while it shows in place of the form.
-    private var airDropPage: AirDropPage?
-    /// Assign to Contact's page, while it shows in place of the form.
-    private var contactPage: ContactPickerPage?
+    /// The activity's own page, while it shows in place of the form.
+    private var designedPage: (any DesignedPage)?
 
     private func pick(_ activity: Activity, controller: ActivityViewController) {
         guard page == .sheet, let type = activity.activityType else { return }
@@ -520,8 +480,7 @@ public final class WindowPresenter: Presenter {
             if let controller, controller.phase != .idle { controller.dismissKeepingWork() } else if heldOutcome == nil { close() }
         case .form:
             formPage?.cancel()
-            airDropPage?.cancel()
-            contactPage?.cancel()
+            designedPage?.cancel()
         case .result:
             close()
         case .need:
