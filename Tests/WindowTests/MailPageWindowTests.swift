@@ -95,6 +95,30 @@ struct MailPageWindowTests {
         }
     }
 
+    @Test("Message's To completes a contact's number the same way, and lists the attachment with its size")
+    func messageCompletesNumbers() async throws {
+        try await WindowDesk.with { desk in
+            let folder = desk.home.dataHome.appendingPathComponent("contacts/default", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cy-park\r\nFN:Cy Park\r\nN:Park;Cy;;;\r\nTEL:+46 70 123 45 67\r\nEND:VCARD\r\n"
+            try Data(card.utf8).write(to: folder.appendingPathComponent("cy-park.vcf"))
+            let (notes, _) = try desk.notesAndPhoto()
+            let window = try desk.startShare([notes.path])
+            try await window.driver.click(name: "Message", role: "push button")
+            try await window.driver.wait(name: "Body", role: "text")
+            try await window.driver.wait(name: "26 bytes", role: "label")
+            try await window.driver.type("park")
+            try await window.driver.wait(name: "Cy Park, +46 70 123 45 67", role: "push button")
+            try await desk.saveScreenshot("message-page-completion.png", of: window)
+            try await window.driver.key("Return")
+            try await window.driver.waitGone(name: "Cy Park, +46 70 123 45 67", role: "push button")
+            #expect(try await window.driver.read(name: "To", role: "text") == "+46 70 123 45 67")
+            try await window.driver.key("Escape")
+            let run = try await window.finish()
+            #expect(run.status == 130, "share: \(run.standardError)")
+        }
+    }
+
     @Test("with no From address set up, the page shows the guessed sender and says it was guessed, in words without settings syntax")
     func guessedSenderIsSaid() async throws {
         try await WindowDesk.with { desk in
