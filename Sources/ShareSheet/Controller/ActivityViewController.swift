@@ -173,8 +173,8 @@ open class ActivityViewController {
 
     /// The people whose address completes the last address typed into `field` (the text after
     /// its last comma), best first, from the suggestion source's contacts; none for a field that
-    /// takes no addresses, for nothing typed, or without a source. Every presenter completes
-    /// the same way: a window under the entry, a terminal on Tab.
+    /// takes no addresses, for nothing typed, or without a source. One answer for every
+    /// presenter to offer (the window lists it under the entry).
     public func completions(for field: InterfaceField, typed text: String) -> [AddressCompletion] {
         guard let kind = field.kind.addressKind, let suggestionSource else { return [] }
         let last = text.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? text
