@@ -42,7 +42,17 @@ final class FormPage {
         // Details most shares leave alone (Mail's Cc and Bcc) wait in a closed "More fields"
         // expander, open at once when one of them was given ahead or needs a value.
         let advanced = fields.filter(\.field.isAdvanced)
-        for field in fields where !field.field.isAdvanced { Widgets.append(page, field.widget) }
+        // The attachments sit above the body, as a mail program shows them, so they are in view
+        // at the window's first size while the body grows below; after the fields without one.
+        let attachmentList = interface.attachments.isEmpty ? nil : MessageParts.attachmentList(interface.attachments)
+        var attachmentsShown = false
+        for field in fields where !field.field.isAdvanced {
+            if let attachmentList, !attachmentsShown, case .multilineText = field.field.kind {
+                Widgets.append(page, attachmentList)
+                attachmentsShown = true
+            }
+            Widgets.append(page, field.widget)
+        }
         if advanced.isEmpty {
             moreFields = nil
         } else {
@@ -59,7 +69,7 @@ final class FormPage {
             Widgets.append(page, expander)
             moreFields = expander
         }
-        if !interface.attachments.isEmpty { Widgets.append(page, MessageParts.attachmentList(interface.attachments)) }
+        if let attachmentList, !attachmentsShown { Widgets.append(page, attachmentList) }
         generalProblem = Widgets.label("", classes: ["error"], wraps: true)
         Widgets.show(generalProblem, false)
         Widgets.append(page, generalProblem)
