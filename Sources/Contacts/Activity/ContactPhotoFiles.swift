@@ -5,10 +5,10 @@ import ShareSheetSystem
 /// beside each name (the window's list of contacts): a picture is shown from a file, and a card
 /// holds its photo as base64 text. Each file is named after its bytes, so an unchanged photo is
 /// written once, and the photos no card holds any more are removed.
-enum ContactPhotoFiles {
+package enum ContactPhotoFiles {
     /// Writes the photos of `contacts` under `cacheHome`; returns each card's photo file by the
     /// card's URL. A photo that cannot be written is left out (the window draws initials).
-    static func write(_ contacts: [Contact], in cacheHome: URL) -> [URL: String] {
+    package static func write(_ contacts: [Contact], in cacheHome: URL) -> [URL: String] {
         let folder = cacheHome.appendingPathComponent("sharesheet/contact-photos", isDirectory: true)
         var files: [URL: String] = [:]
         var kept: Set<String> = []
@@ -35,9 +35,10 @@ enum ContactPhotoFiles {
         return files
     }
 
-    /// FNV-1a over the bytes, 64 bits, and their count: the same name for the same photo in
-    /// every process.
-    private static func fingerprint(_ data: Data) -> String {
+    /// FNV-1a over the bytes, 64 bits, and their count: enough to tell a few thousand photos
+    /// apart, and the same name for the same photo in every process (the suggestions' contact
+    /// index names its photos by it too).
+    package static func fingerprint(_ data: Data) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in data {
             hash ^= UInt64(byte)
