@@ -66,11 +66,6 @@ public struct InterfaceAttachment: Sendable, Hashable {
         self.fileURL = fileURL
     }
 
-    /// "notes.txt (26 bytes)", or the name alone when the size is unknown.
-    public var described: String {
-        byteCount.map { "\(name) (\(ByteCountFormat.string($0)))" } ?? name
-    }
-
     /// The size of the file at `url`; nil when it cannot be read now.
     public static func byteCount(ofFileAt url: URL) -> Int64? {
         (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
