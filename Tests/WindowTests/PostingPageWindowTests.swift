@@ -1,12 +1,35 @@
 // Posting's page in the window (SPEC §7): the account the post goes out as, the text with a
 // count that goes down from the service's limit as the person types, and the picture that goes
-// with it. The server is never reached here: the page is checked, then left with Escape.
+// with it; Ctrl+Enter posts to a loopback Mastodon-API server (mastodon-mock).
 import Foundation
 import LocalTestSupport
 import Testing
 
 @Suite("Posting's page in the window", .serialized)
 struct PostingPageWindowTests {
+    @Test("typed at the end of the text, Ctrl+Enter posts the text and the picture to a loopback Mastodon-API server")
+    func postsToTheServer() async throws {
+        try await WindowDesk.with { desk in
+            let server = try await MastodonMock()
+            defer { server.stop() }
+            try desk.configure("[mastodon]\ninstance=\(server.baseURL.absoluteString)\n")
+            let (_, photo) = try desk.notesAndPhoto()
+            let window = try desk.startShare(
+                ["--text", "Sunset", photo.path], extra: ["SHARESHEET_TOKEN_MASTODON": MastodonMock.token])
+            try await window.driver.click(name: "Mastodon", role: "push button")
+            try await window.driver.wait(name: "494 characters left", role: "label")
+            try await window.driver.key("Control_L+End")
+            try await window.driver.type(" by the river")
+            try await window.driver.wait(name: "481 characters left", role: "label")
+            try await window.driver.key("Control_L+Return")
+            let run = try await window.finish()
+            #expect(run.status == 0, "share: \(run.standardError)")
+            let status = try #require(try await server.statuses().first, "nothing was posted")
+            #expect((status["content"] as? String)?.contains("Sunset by the river") == true, "\(status)")
+            #expect((status["media_attachments"] as? [Any])?.count == 1, "\(status)")
+        }
+    }
+
     @Test("Mastodon's page shows the account, the picture and a count down from 500; over the limit the count says so and Post is disabled")
     func accountCounterAndPicture() async throws {
         try await WindowDesk.with { desk in
