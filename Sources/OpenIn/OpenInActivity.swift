@@ -26,7 +26,7 @@ extension ItemAcceptance {
 ///
 /// The question is skipped when only one application fits, when the person already chose a
 /// default for the type, or when the caller names one (`presetValues["app"]`, the CLI's `--app`).
-/// "Remember my choice" makes the pick the desktop default, which `xdg-open` follows too. Typed
+/// "Always use for this type" makes the pick the desktop default, which `xdg-open` follows too. Typed
 /// data and in-memory images are written to a named file first, under
 /// `$XDG_CACHE_HOME/sharesheet/open-in/`.
 public final class OpenInActivity: BuiltInActivity {
@@ -163,9 +163,16 @@ public final class OpenInActivity: BuiltInActivity {
         [
             InterfaceField(id: applicationField, label: "Application", kind: .choice(applications), isRequired: true),
             InterfaceField(
-                id: rememberField, label: "Remember my choice", kind: .toggle, defaultValue: .bool(false),
-                help: "make it the desktop default for \(contentType ?? "this type")"),
+                id: rememberField, label: "Always use for this type", kind: .toggle, defaultValue: .bool(false),
+                help: "make it the desktop's default for \(typeName(contentType))"),
         ]
+    }
+
+    /// The type in words ("PDF document"), as Files names it; the type itself when the desktop
+    /// has no words for it.
+    private static func typeName(_ contentType: String?) -> String {
+        guard let contentType else { return "this type" }
+        return UTType(mimeType: contentType)?.localizedDescription ?? contentType
     }
 
     public override var declaredFields: [InterfaceField] { Self.fields(applications: ChoiceOptions([]), contentType: nil) }

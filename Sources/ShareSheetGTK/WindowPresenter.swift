@@ -194,9 +194,7 @@ public final class WindowPresenter: Presenter {
         }
         workingPage?.stop()
         workingPage = nil
-        if activity.activityType == .airDrop, showAirDropPage(interface, for: activity, controller: controller, in: window) {
-            return
-        }
+        if showDesignedPage(interface, for: activity, controller: controller, in: window) { return }
         let form = FormPage(
             interface: interface, activityTitle: activity.activityTitle ?? interface.title,
             // Print's printer list is the first thing its page shows, Save as PDF included.
@@ -214,7 +212,8 @@ public final class WindowPresenter: Presenter {
             cancel: { [weak self, weak controller] in
                 self?.interfaceWasCancelled = true
                 controller?.cancelInterface()
-            })
+            },
+            complete: { [weak controller] field, text in controller?.completions(for: field, typed: text) ?? [] })
         // The title says the activity once: no subtitle repeating it ("Print", "Print").
         let subtitle = activity.activityTitle == interface.title ? nil : activity.activityTitle
         window.show(form.widget, title: interface.title, subtitle: subtitle)
@@ -223,37 +222,41 @@ public final class WindowPresenter: Presenter {
         form.focusFirstField()
     }
 
-    /// AirDrop's own page in place of the generic form (SPEC §7: devices as they appear, "No
-    /// devices found" after the search, an address entry); false when the interface has no
-    /// device list to draw it from.
-    private func showAirDropPage(
+    /// The page made for the activity in place of the generic form (SPEC §7, "designed, not
+    /// generated"): AirDrop's devices, Assign to Contact's contacts, Open In's applications.
+    /// False when the activity has none, or its interface lacks what the page is drawn from.
+    private func showDesignedPage(
         _ interface: ActivityInterface, for activity: Activity, controller: ActivityViewController, in window: Window
     ) -> Bool {
-        guard
-            let airDrop = AirDropPage(
-                interface: interface,
-                submit: { [weak self, weak controller] values in
-                    guard let self, let controller else { return [:] }
-                    let problems = controller.submitInterface(values)
-                    if problems.isEmpty {
-                        self.airDropPage = nil
-                        self.showWorking(activity, controller: controller)
-                    }
-                    return problems
-                },
-                back: { [weak self, weak controller] in
-                    self?.airDropPage = nil
-                    controller?.returnToSheet()
-                },
-                cancel: { [weak self, weak controller] in
-                    self?.interfaceWasCancelled = true
-                    controller?.cancelInterface()
-                })
-        else { return false }
-        window.show(airDrop.widget, title: activity.activityTitle ?? interface.title, subtitle: nil)
-        airDropPage = airDrop
+        let submit: @MainActor (InterfaceValues) -> [String: String] = { [weak self, weak controller] values in
+            guard let self, let controller else { return [:] }
+            let problems = controller.submitInterface(values)
+            if problems.isEmpty {
+                self.designedPage = nil
+                self.showWorking(activity, controller: controller)
+            }
+            return problems
+        }
+        let back: @MainActor () -> Void = { [weak self, weak controller] in
+            self?.designedPage = nil
+            controller?.returnToSheet()
+        }
+        let cancel: @MainActor () -> Void = { [weak self, weak controller] in
+            self?.interfaceWasCancelled = true
+            controller?.cancelInterface()
+        }
+        let made: (any DesignedPage)?
+        switch activity.activityType {
+        case .airDrop?: made = AirDropPage(interface: interface, submit: submit, back: back, cancel: cancel)
+        case .assignToContact?: made = ContactPickerPage(interface: interface, submit: submit, back: back, cancel: cancel)
+        case .openIn?: made = ApplicationChooserPage(interface: interface, submit: submit, back: back, cancel: cancel)
+        default: made = nil
+        }
+        guard let made else { return false }
+        window.show(made.widget, title: activity.activityTitle ?? interface.title, subtitle: nil)
+        designedPage = made
         page = .form
-        airDrop.focus()
+        made.focus()
         return true
     }
 
@@ -273,7 +276,7 @@ public final class WindowPresenter: Presenter {
             heldOutcome = (outcome, title)
             workingPage?.showStopping()
             formPage = nil
-            airDropPage = nil
+            designedPage = nil
             return
         }
         show(outcome, title: title)
@@ -287,7 +290,7 @@ public final class WindowPresenter: Presenter {
         workingPage = nil
         leaveUndoPage()
         formPage = nil
-        airDropPage = nil
+        designedPage = nil
         retryChoice = nil
         guard window != nil else { return }
         let story: ResultStory
@@ -460,8 +463,8 @@ public final class WindowPresenter: Presenter {
 
     private var workingPage: WorkingPage?
     private var formPage: FormPage?
-    /// AirDrop's page, while it shows in place of the form.
-    private var airDropPage: AirDropPage?
+    /// The activity's own page, while it shows in place of the form.
+    private var designedPage: (any DesignedPage)?
 
     private func pick(_ activity: Activity, controller: ActivityViewController) {
         guard page == .sheet, let type = activity.activityType else { return }
@@ -574,7 +577,7 @@ public final class WindowPresenter: Presenter {
             if let controller, controller.phase != .idle { controller.dismissKeepingWork() } else if heldOutcome == nil { close() }
         case .form:
             formPage?.cancel()
-            airDropPage?.cancel()
+            designedPage?.cancel()
         case .result:
             close()
         case .need:

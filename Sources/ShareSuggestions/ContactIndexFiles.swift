@@ -1,3 +1,4 @@
+import Contacts
 import Foundation
 import ShareSheet
 import ShareSheetSystem
@@ -83,17 +84,9 @@ extension ContactIndex {
             }
         }
 
-        /// FNV-1a over the bytes, 64 bits: enough to tell a few thousand photos apart, and the
-        /// same name for the same photo in every process.
-        static func fingerprint(_ data: Data) -> String {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in data {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01b3
-            }
-            let hex = String(hash, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex + "-\(data.count)"
-        }
+        /// The photo's name without its extension: the one the Contacts module gives a photo
+        /// file, so the suggestions and Assign to Contact name the same photo alike.
+        static func fingerprint(_ data: Data) -> String { ContactPhotoFiles.fingerprint(data) }
 
         /// What the bytes are, for a viewer that goes by the name: jpg, png, gif, webp, else img.
         static func fileExtension(_ data: Data) -> String {

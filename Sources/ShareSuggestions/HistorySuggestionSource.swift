@@ -162,6 +162,12 @@ public final class HistorySuggestionSource: SuggestionSource, ActivityHistory {
         return ContactDirectory.load(configuration: configuration, directories: environment.directories)
     }
 
+    /// The contacts of the vCard folder whose name or address starts with `typed` (an address
+    /// field's completion): the person's own list, so offered even when suggestions are off.
+    public func people(matching typed: String, kind: AddressKind, limit: Int) -> [AddressCompletion] {
+        contacts().people(matching: typed, kind: kind, limit: limit)
+    }
+
     // MARK: ActivityHistory
 
     public var recentTypes: [ActivityType] { recentTypes(for: []) }

@@ -166,10 +166,14 @@ public final class SocialActivity: BuiltInActivity {
         var lines = [account]
         if !attachments.isEmpty { lines.append("attachments: \(attachments)") }
         lines.append("\(composer.count(post.text)) characters as \(service.displayName) counts them")
-        let text = InterfaceField(
+        var text = InterfaceField(
             id: "text", label: "Text", kind: .multilineText, isRequired: post.attachments.isEmpty,
             defaultValue: .text(post.text), help: Self.countingHelp(service))
-        return ActivityInterface(
+        let rule = service.countingRule
+        text.textLimit = composer.limit.map { limit in
+            TextLimit(maximum: limit) { CharacterCounter.count($0, rule: rule) }
+        }
+        var interface = ActivityInterface(
             title: "Post to \(service.displayName)", message: lines.joined(separator: "\n"), fields: [text],
             submitTitle: "Post",
             validate: { values in
@@ -179,6 +183,31 @@ public final class SocialActivity: BuiltInActivity {
             onSubmit: { [weak self] values in
                 self?.send(values["text"]?.text ?? "", with: composer)
             })
+        interface.sender = accountLine(composer.route(for: post), configuration: composer.configuration)
+        interface.attachments = post.attachments.map { attachment in
+            var fileURL: URL?
+            if case .file(let url) = attachment.source { fileURL = url }
+            return InterfaceAttachment(
+                name: attachment.filename, byteCount: (try? attachment.size()).map(Int64.init), type: attachment.mimeType,
+                fileURL: fileURL)
+        }
+        return interface
+    }
+
+    /// The account the post goes out as, in words for the window's Account line: the service
+    /// and the server, or, with no account, where the post opens instead.
+    private func accountLine(_ route: SocialComposer.Route, configuration: Configuration) -> InterfaceSender? {
+        switch route {
+        case .api:
+            let host = service.apiBase(in: configuration).host ?? service.displayName
+            return InterfaceSender(address: "\(service.displayName) on \(host)", isGuessed: false, heading: "Account")
+        case .webPage:
+            return InterfaceSender(
+                address: "No account set up", isGuessed: false, heading: "Account",
+                note: "The post opens on \(service.displayName)'s own page in your browser, where you sign in and send it.")
+        case .unavailable:
+            return nil
+        }
     }
 
     /// How the service counts, for the text field's hint.

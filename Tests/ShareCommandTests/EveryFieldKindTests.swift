@@ -247,7 +247,7 @@ final class EveryFieldKindTests {
             guard try await terminal.waitFor("Application is required") else { return }
         }
         try terminal.type(answered ? "Example Editor" : "1")
-        guard try await terminal.waitFor("Remember my choice [y/N]") else { return }
+        guard try await terminal.waitFor("Always use for this type [y/N]") else { return }
         try terminal.type(answered ? "y" : "")
         let (status, shown) = try await exitStatus()
         #expect(status == 0, "\(shown)")

@@ -44,12 +44,12 @@ final class TerminalSheetKeysTests {
         guard try await terminal.waitFor("Application (number or name)") else { return }
         let asked = try terminal.screen()
         #expect(asked.contains("1) Example Reader") && asked.contains("2) Example Viewer"), "\(asked)")
-        // Only what is missing is asked: "Remember my choice" keeps its default.
+        // Only what is missing is asked: "Always use for this type" keeps its default.
         try terminal.type("Example Viewer")
         guard try await terminal.waitFor("TTY=") else { return }
         let shown = try terminal.screen()
         #expect(shown.contains("EXIT=0"), "\(shown)")
-        #expect(!shown.contains("Remember my choice"), "\(shown)")
+        #expect(!shown.contains("Always use for this type"), "\(shown)")
         let records = folder.appendingPathComponent("records")
         var opened: [String] = []
         for _ in 0..<200 {

@@ -54,7 +54,7 @@ struct MailUndoWindowTests {
             try await window.driver.wait(name: "Send", role: "push button")
             #expect(try await window.driver.read(name: "To", role: "text") == "bo@example.com")
             #expect(try await window.driver.read(name: "Subject", role: "text") == "Minutes")
-            try await window.driver.wait(name: "Attachments: notes.txt", role: "label")
+            try await window.driver.wait(name: "notes.txt", role: "label")
             #expect(peer.received.isEmpty, "Undo: nothing was sent")
             #expect(outbox(desk).isEmpty, "Undo took the message out of the outbox: \(outbox(desk))")
 

@@ -20,6 +20,8 @@ public final class AssignToContactActivity: BuiltInActivity {
     private var book: ContactBook?
     private var listing: ContactBook.Listing?
     private var preparationError: ShareError?
+    /// The contacts' photos as files, by card file, for a window to show beside their names.
+    private var photoFiles: [URL: String] = [:]
     private let cancelled = Locked(false)
     private var work: Task<Void, Never>?
 
@@ -44,6 +46,8 @@ public final class AssignToContactActivity: BuiltInActivity {
             for skipped in listing.skipped { warningHandler(skipped.description) }
             self.book = book
             self.listing = listing
+            photoFiles = ContactPhotoFiles.write(
+                listing.contacts, in: (givenDirectories ?? hostEnvironment.directories).cacheHome)
         } catch let error as ShareError {
             preparationError = error
         } catch {
@@ -62,7 +66,7 @@ public final class AssignToContactActivity: BuiltInActivity {
         return ActivityInterface(
             title: "Assign to Contact",
             message: "Contacts in \(book.folder.path) (\(count) \(count == 1 ? "card" : "cards"))",
-            fields: [Self.contactField(preset: preset)],
+            fields: [Self.contactField(preset: preset, contacts: contacts, photos: photoFiles)],
             submitTitle: "Assign",
             validate: { values in
                 guard let query = values["contact"]?.text, !query.trimmingCharacters(in: .whitespaces).isEmpty else { return [:] }
@@ -78,11 +82,23 @@ public final class AssignToContactActivity: BuiltInActivity {
             })
     }
 
-    /// The one field: which contact gets the picture.
-    private static func contactField(preset: String?) -> InterfaceField {
-        InterfaceField(
+    /// The one field: which contact gets the picture. The folder's contacts are its suggested
+    /// values, each by what names it alone (its UID, else its address, else its name), so a
+    /// window can list them with their photos to pick from.
+    private static func contactField(
+        preset: String?, contacts: [Contact] = [], photos: [URL: String] = [:]
+    ) -> InterfaceField {
+        var field = InterfaceField(
             id: "contact", label: "Contact", kind: .text, isRequired: true, defaultValue: preset.map(InterfaceValue.text),
             help: "a name or e-mail address; a new contact is made when none matches")
+        field.suggestedValues = contacts.map { contact in
+            ChoiceOptions.Option(
+                id: contact.uid.flatMap { $0.isEmpty ? nil : $0 } ?? contact.emailAddresses.first ?? contact.displayName,
+                title: contact.displayName, detail: contact.emailAddresses.first ?? contact.phoneNumbers.first,
+                iconName: "avatar-default", imagePath: photos[contact.fileURL])
+        }
+        .sorted { $0.title.localizedCaseInsensitiveCompare($1.title) == .orderedAscending }
+        return field
     }
 
     public override var declaredFields: [InterfaceField] { [Self.contactField(preset: nil)] }

@@ -54,7 +54,12 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity, Undoabl
 
     public override func prepare(withActivityItems activityItems: [Any]) {
         content = MailContent(items: activityItems)
+        isPrepared = true
     }
+
+    /// True after `prepare`: the interface then reads the settings for its From line (the
+    /// declared fields, asked before, read nothing).
+    private var isPrepared = false
 
     /// A value given ahead (`--to`, `--subject`) that can never be right: reported as bad data
     /// naming it, instead of asking again.
@@ -114,6 +119,15 @@ public final class MailActivity: BuiltInActivity, InterruptibleActivity, Undoabl
                 return problems
             },
             onSubmit: { [weak self] values in self?.send(values) })
+        interface.attachments = content.attachments.map { attachment in
+            InterfaceAttachment(
+                name: attachment.filename, byteCount: MailSummary.size(of: attachment), type: attachment.mimeType,
+                fileURL: { if case .file(let url) = attachment.content { return url } else { return nil } }())
+        }
+        // The From the receiver will see, said before the message goes: a guessed one too.
+        if isPrepared, let settings = summarySettings, !settings.handOff {
+            interface.sender = InterfaceSender(address: settings.sender, isGuessed: settings.from == nil)
+        }
         // A person who typed the mail reads what will go where before it goes.
         interface.confirmation = { [weak self] values in
             guard let self else { return [] }

@@ -31,7 +31,7 @@ enum MailSummary {
     }
 
     /// The attachment's size in bytes; nil for a file that cannot be read now.
-    private static func size(of attachment: MailAttachment) -> Int64? {
+    static func size(of attachment: MailAttachment) -> Int64? {
         switch attachment.content {
         case .data(let data): return Int64(data.count)
         case .file(let url):

@@ -87,6 +87,9 @@ public final class MessageActivity: BuiltInActivity {
             ],
             submitTitle: "Send",
             onSubmit: { [weak self] values in self?.send(values) })
+        interface.attachments = attachments.map { file in
+            InterfaceAttachment(name: file.lastPathComponent, byteCount: InterfaceAttachment.byteCount(ofFileAt: file), fileURL: file)
+        }
         // As Mail does: a person who typed the message reads what goes where before it goes.
         interface.confirmation = { [weak self] values in
             guard let self else { return [] }

@@ -9,7 +9,9 @@ import Foundation
 public struct ActivityInterface {
     /// The interface's title ("New Message").
     public var title: String
-    /// A line of explanation under the title.
+    /// A line of explanation under the title. An interface that describes its `sender` or
+    /// `attachments` may repeat them here, in words, for presenters that draw neither: a
+    /// presenter that draws them leaves the message out.
     public var message: String?
     /// The fields, in the order they are shown and asked.
     public var fields: [InterfaceField]
@@ -48,6 +50,13 @@ public struct ActivityInterface {
     public func submitTitle(for values: InterfaceValues) -> String {
         submitTitleForValues?(values) ?? submitTitle
     }
+    /// Who the receiver sees the message from, for a presenter to show beside the fields (a
+    /// window's From line, with a note when it is guessed); nil when the interface sends no
+    /// message or the sender is not known here (a hand-off to the desktop's mail program).
+    public var sender: InterfaceSender?
+    /// The files that go with what is sent, with their sizes, for a presenter to list (the
+    /// window draws them; `message` may say them in a line for presenters that do not).
+    public var attachments: [InterfaceAttachment] = []
 
     /// Describes an interface.
     public init(
@@ -118,6 +127,14 @@ public struct InterfaceField {
     /// True for text that must not show on the screen while it is typed (a PIN, a password):
     /// a terminal reads it with echo off, a window draws dots.
     public var isSecret = false
+    /// Values a text field is usually given, for a presenter to list and filter as the person
+    /// types and to pick from instead of typing (Assign to Contact's contacts, with their
+    /// photos): each option's `id` is the text the field takes when it is picked, its `title`
+    /// and `detail` what people see. The field still takes any other text.
+    public var suggestedValues: [ChoiceOptions.Option] = []
+    /// The most a text field holds, counted the receiver's way (a post's characters), for a
+    /// presenter to count down; the activity's `validate` still says when the text is over.
+    public var textLimit: TextLimit?
 
     /// Describes a field.
     public init(
@@ -220,12 +237,15 @@ public final class ChoiceOptions {
         /// What sort of thing it is, in a word people use ("Phone", "Computer"), for a page that
         /// shows it apart from the detail; nil when the option does not say.
         public var kind: String?
+        /// A picture file to show in place of the icon (a contact's photo); nil when there is none.
+        public var imagePath: String?
 
         /// Describes an option.
         public init(
             id: String, title: String, detail: String? = nil, iconName: String? = nil, isWarning: Bool = false,
-            kind: String? = nil
+            kind: String? = nil, imagePath: String? = nil
         ) {
+            self.imagePath = imagePath
             self.id = id
             self.title = title
             self.detail = detail

@@ -53,6 +53,11 @@ public protocol SuggestionSource: AnyObject {
 
     /// Stops following; `changed` is not called after this. The default does nothing.
     func stopFollowingSuggestions()
+
+    /// The people whose name or `kind` of address starts with what was typed (`typed`, a word
+    /// of the name or the address's start, letter case aside), best first, at most `limit`,
+    /// for an address field to offer as the person types. The default knows nobody.
+    func people(matching typed: String, kind: AddressKind, limit: Int) -> [AddressCompletion]
 }
 
 extension SuggestionSource {
@@ -61,4 +66,6 @@ extension SuggestionSource {
     ) {}
 
     public func stopFollowingSuggestions() {}
+
+    public func people(matching typed: String, kind: AddressKind, limit: Int) -> [AddressCompletion] { [] }
 }

@@ -168,6 +168,21 @@ open class ActivityViewController {
         suggestionSource?.stopFollowingSuggestions()
     }
 
+    /// The most completions an address field offers at once.
+    public static let completionLimit = 6
+
+    /// The people whose address completes the last address typed into `field` (the text after
+    /// its last comma), best first, from the suggestion source's contacts; none for a field that
+    /// takes no addresses, for nothing typed, or without a source. One answer for every
+    /// presenter to offer (the window lists it under the entry).
+    public func completions(for field: InterfaceField, typed text: String) -> [AddressCompletion] {
+        guard let kind = field.kind.addressKind, let suggestionSource else { return [] }
+        let last = text.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? text
+        let typed = last.trimmingCharacters(in: .whitespaces)
+        guard !typed.isEmpty else { return [] }
+        return Array(suggestionSource.people(matching: typed, kind: kind, limit: Self.completionLimit).prefix(Self.completionLimit))
+    }
+
     private func placeholderEntries() -> [Entry] {
         if let entries { return entries }
         // Only placeholders here: no item or provider work while the sheet is built.

@@ -35,6 +35,12 @@ enum Stylesheet {
             font-weight: bold;
             font-size: 20px;
         }
+        .sharesheet-attachment-thumbnail {
+            border-radius: 6px;
+        }
+        .sharesheet-avatar-small .sharesheet-avatar-initials {
+            font-size: 12px;
+        }
         .sharesheet-avatar-color0 { background-color: #1c71d8; color: #ffffff; }
         .sharesheet-avatar-color1 { background-color: #26a269; color: #ffffff; }
         .sharesheet-avatar-color2 { background-color: #f6d32d; color: #3d3846; }

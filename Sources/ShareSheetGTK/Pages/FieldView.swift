@@ -15,6 +15,8 @@ final class FieldView {
 
     private let problem: Widget
     private var input: Input
+    /// "487 characters left" under a text with a limit, counted as the receiver counts.
+    private var counter: Widget?
 
     /// The control a field is entered with.
     private enum Input {
@@ -25,7 +27,14 @@ final class FieldView {
         case choice(ChoiceList)
     }
 
-    init(_ field: InterfaceField) {
+    /// The contacts listed under an address entry as the person types, when it completes.
+    private var completer: AddressCompleter?
+
+    /// - Parameters:
+    ///   - field: the field to draw.
+    ///   - complete: the contacts that complete an address field's text (the controller's
+    ///     `completions(for:typed:)`); nil, or a field that takes no addresses, completes nothing.
+    init(_ field: InterfaceField, complete: (@MainActor (InterfaceField, String) -> [AddressCompletion])? = nil) {
         self.field = field
         widget = Widgets.vertical(spacing: 4)
         problem = Widgets.label("", classes: ["error", "caption"], wraps: true)
@@ -39,6 +48,12 @@ final class FieldView {
             if field.isSecret { gtk_entry_set_visibility(cg_entry(entry), 0) }
             input = .entry(entry)
             attach(entry, labelled: true)
+            if let complete, let kind = field.kind.addressKind {
+                gtk_entry_set_input_purpose(cg_entry(entry), kind == .email ? GTK_INPUT_PURPOSE_EMAIL : GTK_INPUT_PURPOSE_PHONE)
+                let completer = AddressCompleter(entry: entry, kind: kind) { text in complete(field, text) }
+                Widgets.append(widget, completer.widget)
+                self.completer = completer
+            }
             Signals.connect(entry, "changed") { [weak self] in self?.edited() }
             Signals.connect(entry, "activate") { [weak self] in self?.onActivate() }
         case .multilineText:
@@ -73,8 +88,21 @@ final class FieldView {
             input = .choice(list)
             attach(list.widget, labelled: true, accessibleName: false)
         }
-        // A choice's options say what can be picked; its help is written for typing a value.
-        if let help = field.help, !field.kind.isToggle, !isChoice {
+        if let limit = field.textLimit {
+            // The count and the help share a line: the help on the left, the count on the right.
+            let line = Widgets.horizontal(spacing: 12)
+            let help = Widgets.label(field.help ?? "", classes: ["dim-label", "caption"], wraps: true)
+            gtk_widget_set_hexpand(help, 1)
+            let counter = Widgets.label("", classes: ["caption", "numeric"])
+            // The count is read whole; the help beside it wraps instead.
+            gtk_label_set_ellipsize(cg_label(counter), PANGO_ELLIPSIZE_NONE)
+            gtk_widget_set_valign(counter, GTK_ALIGN_START)
+            Widgets.append(line, help, counter)
+            Widgets.append(widget, line)
+            self.counter = counter
+            count(limit)
+        } else if let help = field.help, !field.kind.isToggle, !isChoice {
+            // A choice's options say what can be picked; its help is written for typing a value.
             Widgets.append(widget, Widgets.label(help, classes: ["dim-label", "caption"], wraps: true))
         }
         Widgets.append(widget, problem)
@@ -83,6 +111,24 @@ final class FieldView {
     private var isChoice: Bool {
         if case .choice = input { return true }
         return false
+    }
+
+    /// Counts the text down from the limit: what is left, or how far over it is, marked.
+    private func count(_ limit: TextLimit) {
+        guard let counter else { return }
+        let remaining = limit.remaining(for: value?.text ?? "")
+        let words =
+            remaining >= 0
+            ? "\(remaining) \(remaining == 1 ? "character" : "characters") left"
+            : "\(-remaining) \(remaining == -1 ? "character" : "characters") too many"
+        Widgets.setText(counter, words)
+        if remaining < 0 {
+            gtk_widget_add_css_class(counter, "error")
+            gtk_widget_remove_css_class(counter, "dim-label")
+        } else {
+            gtk_widget_remove_css_class(counter, "error")
+            gtk_widget_add_css_class(counter, "dim-label")
+        }
     }
 
     /// The value as entered; nil when nothing is.
@@ -111,6 +157,8 @@ final class FieldView {
 
     /// Shows `message` under the field, or hides the line.
     func show(problem message: String?) {
+        // A word being completed is not an address yet: no problem while contacts are offered.
+        let message = completer?.isListing == true ? nil : message
         Widgets.setText(problem, message ?? "")
         Widgets.show(problem, message != nil)
     }
@@ -129,6 +177,7 @@ final class FieldView {
 
     private func edited() {
         wasEdited = true
+        if let limit = field.textLimit { count(limit) }
         onChange()
     }
 

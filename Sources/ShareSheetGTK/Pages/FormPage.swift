@@ -27,22 +27,36 @@ final class FormPage {
     init(
         interface: ActivityInterface, activityTitle: String, leading: String? = nil,
         submit: @escaping @MainActor (InterfaceValues) -> [String: String], back: (@MainActor () -> Void)? = nil,
-        cancel: @escaping @MainActor () -> Void
+        cancel: @escaping @MainActor () -> Void,
+        complete: (@MainActor (InterfaceField, String) -> [AddressCompletion])? = nil
     ) {
         self.interface = interface
         self.submit = submit
         cancelAction = cancel
         let page = Widgets.vertical(spacing: 14)
         Widgets.margins(page, 12)
-        if let message = interface.message {
+        // The sender and the attachments are drawn below; the message only says them in words
+        // for presenters that draw neither.
+        if let message = interface.message, interface.sender == nil, interface.attachments.isEmpty {
             Widgets.append(page, Widgets.label(message, classes: ["dim-label"], wraps: true))
         }
-        fields = interface.fields.map(FieldView.init)
+        if let sender = interface.sender { Widgets.append(page, MessageParts.senderLine(sender)) }
+        fields = interface.fields.map { FieldView($0, complete: complete) }
         // Details most shares leave alone (Mail's Cc and Bcc) wait in a closed "More fields"
         // expander, open at once when one of them was given ahead or needs a value.
         let advanced = fields.filter { $0.field.isAdvanced && $0.field.id != leading }
+        // The attachments sit above the body, as a mail program shows them, so they are in view
+        // at the window's first size while the body grows below; after the fields without one.
+        let attachmentList = interface.attachments.isEmpty ? nil : MessageParts.attachmentList(interface.attachments)
+        var attachmentsShown = false
         for field in fields where field.field.id == leading { Widgets.append(page, field.widget) }
-        for field in fields where !field.field.isAdvanced && field.field.id != leading { Widgets.append(page, field.widget) }
+        for field in fields where !field.field.isAdvanced && field.field.id != leading {
+            if let attachmentList, !attachmentsShown, case .multilineText = field.field.kind {
+                Widgets.append(page, attachmentList)
+                attachmentsShown = true
+            }
+            Widgets.append(page, field.widget)
+        }
         if advanced.isEmpty {
             moreFields = nil
         } else {
@@ -59,6 +73,7 @@ final class FormPage {
             Widgets.append(page, expander)
             moreFields = expander
         }
+        if let attachmentList, !attachmentsShown { Widgets.append(page, attachmentList) }
         generalProblem = Widgets.label("", classes: ["error"], wraps: true)
         Widgets.show(generalProblem, false)
         Widgets.append(page, generalProblem)

@@ -1,5 +1,5 @@
 # The contract stand-ins for X, Facebook, Weibo, Flickr and Vimeo (ContractServer.swift says what each checks).
-# Run by Tests/SocialTests/Support/PythonPeer.swift after prelude.py (which imports os, signal,
+# Run by Tests/LocalTestSupport/PythonPeer.swift after prelude.py (which imports os, signal,
 # sys and threading, and ends the program when the test's end of standard input closes).
 import base64, hashlib, hmac, http.server, json, socket, time, urllib.parse
 service, log_path, folder = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -1,5 +1,5 @@
 # A proxy that drops the answers to the first requests matching a prefix (DroppingProxy).
-# Run by Tests/SocialTests/Support/PythonPeer.swift after prelude.py (which imports os, signal,
+# Run by Tests/LocalTestSupport/PythonPeer.swift after prelude.py (which imports os, signal,
 # sys and threading, and ends the program when the test's end of standard input closes).
 import socket, threading
 upstream_port, prefix, drops, log_path = int(sys.argv[1]), sys.argv[2].encode(), [int(sys.argv[3])], sys.argv[4]

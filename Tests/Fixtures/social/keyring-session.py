@@ -1,5 +1,5 @@
 # A private session bus with gnome-keyring's Secret Service on it (KeyringSession).
-# Run by Tests/SocialTests/Support/PythonPeer.swift after prelude.py (which imports os, signal,
+# Run by Tests/LocalTestSupport/PythonPeer.swift after prelude.py (which imports os, signal,
 # sys and threading, and ends the program when the test's end of standard input closes).
 import subprocess, atexit
 home = sys.argv[1]

@@ -1,6 +1,6 @@
 # mastodon-mock on a loopback port, which it prints first: the one given as the first argument
 # (a server that comes up where a post was sent while it was down), else a free one.
-# Run by Tests/SocialTests/Support/PythonPeer.swift after prelude.py (which imports os, signal,
+# Run by Tests/LocalTestSupport/PythonPeer.swift after prelude.py (which imports os, signal,
 # sys and threading, and ends the program when the test's end of standard input closes).
 import socket
 if len(sys.argv) > 1:

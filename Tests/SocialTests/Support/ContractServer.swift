@@ -1,4 +1,5 @@
 import Foundation
+import LocalTestSupport
 
 /// Local stand-ins for the services that cannot run offline (X, Facebook, Weibo, Flickr,
 /// Vimeo), written from their API documentation: each checks the method, path, headers and

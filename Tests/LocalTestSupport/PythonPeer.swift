@@ -1,25 +1,24 @@
 import Foundation
-import LocalTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// A Python program run as a test peer on 127.0.0.1: it prints its port on its first line,
+/// A Python program run as a test peer on 127.0.0.1 (mastodon-mock, a dropping proxy): it prints its port on its first line,
 /// exits when our end of its standard input closes, and is stopped by its process id.
-final class PythonPeer: @unchecked Sendable {
-    let port: Int
+public final class PythonPeer: @unchecked Sendable {
+    public let port: Int
     /// The first line the peer printed (its port, or another address).
-    let firstLine: String
-    let folder: URL
+    public let firstLine: String
+    public let folder: URL
     private let process: Command.Running
 
     /// `Tests/Fixtures/social/` in this repository.
-    static let fixtures = Fixture.folder.appendingPathComponent("social")
+    public static let fixtures = Fixture.folder.appendingPathComponent("social")
 
     /// Starts `Tests/Fixtures/social/NAME.py` after `prelude.py` there (SIGTERM unblocked, an
     /// exit when standard input closes) with `arguments`; the script prints its port first.
-    init(fixture: String, arguments: [String] = [], environment: [String: String] = [:], printsPort: Bool = true) throws {
+    public init(fixture: String, arguments: [String] = [], environment: [String: String] = [:], printsPort: Bool = true) throws {
         let prelude = try String(contentsOf: Self.fixtures.appendingPathComponent("prelude.py"), encoding: .utf8)
         let script = try String(contentsOf: Self.fixtures.appendingPathComponent(fixture + ".py"), encoding: .utf8)
         folder = try TemporaryFolder.make("social-peer")
@@ -50,15 +49,15 @@ final class PythonPeer: @unchecked Sendable {
 
     deinit { stop() }
 
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// The peer's standard error so far, for failure messages.
-    var errorLog: String {
+    public var errorLog: String {
         (try? String(contentsOf: folder.appendingPathComponent("stderr.log"), encoding: .utf8)) ?? ""
     }
 
     /// Stops the peer: SIGTERM to its pid, its standard input closed, SIGKILL after a grace period.
-    func stop() {
+    public func stop() {
         process.kill(SIGTERM)
         process.remove()
         if !process.wait(timeout: 5) { process.kill(SIGKILL) }
@@ -68,14 +67,14 @@ final class PythonPeer: @unchecked Sendable {
 }
 
 /// Plain blocking HTTP for the tests' own checks (reading posts back), through URLSession.
-enum TestHTTP {
-    struct Answer {
-        var status: Int
-        var body: Data
-        var json: Any? { try? JSONSerialization.jsonObject(with: body) }
+public enum TestHTTP {
+    public struct Answer {
+        public var status: Int
+        public var body: Data
+        public var json: Any? { try? JSONSerialization.jsonObject(with: body) }
     }
 
-    static func request(
+    public static func request(
         _ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil
     ) async throws -> Answer {
         var request = URLRequest(url: url)

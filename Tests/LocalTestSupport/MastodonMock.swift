@@ -1,5 +1,4 @@
 import Foundation
-import LocalTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -7,14 +6,14 @@ import LocalTestSupport
 
 /// mastodon-mock (PyPI), the stateful Mastodon-API server, run as
 /// `mastodon_mock serve --in-memory --host 127.0.0.1 --port PORT` and read back through its API.
-final class MastodonMock: @unchecked Sendable {
+public final class MastodonMock: @unchecked Sendable {
     /// The token of the account mastodon-mock seeds.
-    static let token = "mock_token"
-    let peer: PythonPeer
+    public static let token = "mock_token"
+    public let peer: PythonPeer
 
     /// Starts it on `port` (a server coming up where posts were sent while it was down), or
     /// on a free port.
-    init(port: Int? = nil) async throws {
+    public init(port: Int? = nil) async throws {
         peer = try PythonPeer(fixture: "mastodon-mock", arguments: port.map { [String($0)] } ?? [])
         // Wait until it answers (it prints its port before uvicorn listens); a loaded machine
         // can take a while to import FastAPI.
@@ -29,14 +28,14 @@ final class MastodonMock: @unchecked Sendable {
         throw PeerError("mastodon_mock did not answer: \(peer.errorLog.suffix(2000))")
     }
 
-    var baseURL: URL { peer.baseURL }
+    public var baseURL: URL { peer.baseURL }
 
-    func stop() { peer.stop() }
+    public func stop() { peer.stop() }
 
     private var authorization: [String: String] { ["Authorization": "Bearer \(Self.token)"] }
 
     /// The statuses of the seeded account, newest first, as mastodon-mock stores them.
-    func statuses() async throws -> [[String: Any]] {
+    public func statuses() async throws -> [[String: Any]] {
         let me = try await TestHTTP.request(
             "GET", baseURL.appendingPathComponent("api/v1/accounts/verify_credentials"), headers: authorization)
         guard let id = (me.json as? [String: Any])?["id"] as? String else {
@@ -48,40 +47,12 @@ final class MastodonMock: @unchecked Sendable {
     }
 
     /// Adds a fault rule through mastodon-mock's control plane.
-    func addFault(_ rule: [String: Any]) async throws {
+    public func addFault(_ rule: [String: Any]) async throws {
         let answer = try await TestHTTP.request(
             "POST", baseURL.appendingPathComponent("api/v1/_mock/faults"), headers: ["Content-Type": "application/json"],
             body: try JSONSerialization.data(withJSONObject: rule))
         guard answer.status == 200 else {
             throw PeerError("fault rule refused: \(String(decoding: answer.body, as: UTF8.self))")
         }
-    }
-}
-
-/// A loopback proxy in front of a server that, for the first `drop` requests whose request line
-/// starts with `prefix`, forwards the request, waits for the whole answer, and then closes the
-/// connection without passing the answer on: the server did the work, the client never heard.
-final class DroppingProxy: @unchecked Sendable {
-    let peer: PythonPeer
-
-    private let logURL: URL
-
-    init(upstreamPort: Int, prefix: String, drop: Int) throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("social-proxy-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        logURL = log
-        peer = try PythonPeer(fixture: "dropping-proxy", arguments: [String(upstreamPort), prefix, String(drop), log.path])
-    }
-
-    var baseURL: URL { peer.baseURL }
-
-    /// "DROPPED POST /api/v1/statuses HTTP/1.1", "PASSED …", in order.
-    var log: [String] {
-        ((try? String(contentsOf: logURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-    }
-
-    func stop() {
-        peer.stop()
-        try? FileManager.default.removeItem(at: logURL)
     }
 }
