@@ -593,6 +593,8 @@ public final class WindowPresenter: Presenter {
     private func makeWindow() -> Window {
         let window = Window(title: windowTitle)
         window.onLeave = { [weak self] in self?.leave(controller: self?.presented) }
+        // Escape closes a list of completions under a field before it leaves the form.
+        window.closesOpenList = { [weak self] in self?.page == .form && self?.formPage?.closeOpenList() == true }
         window.onDestroyed = { [weak self] in self?.windowWasDestroyed() }
         self.window = window
         return window

@@ -95,6 +95,26 @@ struct MailPageWindowTests {
         }
     }
 
+    @Test("Escape while contacts are listed closes the list and keeps the form; a second Escape leaves it")
+    func escapeClosesTheListFirst() async throws {
+        try await WindowDesk.with { desk in
+            try writeContacts(desk)
+            let (notes, _) = try desk.notesAndPhoto()
+            let window = try desk.startShare([notes.path])
+            try await window.driver.click(name: "Mail", role: "push button")
+            try await window.driver.wait(name: "Subject", role: "text")
+            try await window.driver.type("ana")
+            try await window.driver.wait(name: "Ana Lima, ana@example.com", role: "push button")
+            try await window.driver.key("Escape")
+            try await window.driver.waitGone(name: "Ana Lima, ana@example.com", role: "push button")
+            try await window.driver.wait(name: "Subject", role: "text")
+            #expect(try await window.driver.read(name: "To", role: "text") == "ana", "what was typed stays")
+            try await window.driver.key("Escape")
+            let run = try await window.finish()
+            #expect(run.status == 130, "share: \(run.standardError)")
+        }
+    }
+
     @Test("Message's To completes a contact's number the same way, and lists the attachment with its size")
     func messageCompletesNumbers() async throws {
         try await WindowDesk.with { desk in

@@ -9,6 +9,9 @@ final class Window {
     let widget: Widget
     /// Escape or the close button.
     var onLeave: () -> Void = {}
+    /// Asked first on Escape (not on the close button): true when it closed something open in
+    /// the page (a list of completions), so Escape does not leave the step as well.
+    var closesOpenList: () -> Bool = { false }
     /// The window is gone.
     var onDestroyed: () -> Void = {}
 
@@ -39,8 +42,9 @@ final class Window {
         let keys = gtk_event_controller_key_new()!
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
         Signals.connectKeyPressed(UnsafeMutableRawPointer(keys)) { [weak self] key, _ in
-            guard key == UInt32(GDK_KEY_Escape) else { return false }
-            self?.onLeave()
+            guard key == UInt32(GDK_KEY_Escape), let self else { return false }
+            if self.closesOpenList() { return true }
+            self.onLeave()
             return true
         }
         gtk_widget_add_controller(widget, keys)

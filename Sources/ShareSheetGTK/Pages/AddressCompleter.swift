@@ -57,6 +57,16 @@ final class AddressCompleter {
     /// True while contacts are listed under the entry.
     var isListing: Bool { !shown.isEmpty }
 
+    /// Closes the list (Escape while it shows) and gives the entry the focus back; false when
+    /// nothing was listed.
+    func closeList() -> Bool {
+        guard isListing else { return false }
+        show([])
+        gtk_widget_grab_focus(entry)
+        gtk_editable_set_position(cg_editable(entry), -1)
+        return true
+    }
+
     /// The entry's text.
     private var text: String { String(cString: gtk_editable_get_text(cg_editable(entry))) }
 

@@ -30,6 +30,9 @@ final class FieldView {
     /// The contacts listed under an address entry as the person types, when it completes.
     private var completer: AddressCompleter?
 
+    /// Closes the contacts listed under the field, if any; true when there were.
+    func closeCompletions() -> Bool { completer?.closeList() ?? false }
+
     /// - Parameters:
     ///   - field: the field to draw.
     ///   - complete: the contacts that complete an address field's text (the controller's

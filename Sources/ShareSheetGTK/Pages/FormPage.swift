@@ -145,6 +145,12 @@ final class FormPage {
         first?.focus()
     }
 
+    /// Closes a list of completions under a field; true when one was open, so Escape closes
+    /// that list first, as in any entry with completions, and the form only after.
+    func closeOpenList() -> Bool {
+        fields.contains { $0.closeCompletions() }
+    }
+
     /// Cancels the interface (Cancel, Escape, the close button).
     func cancel() {
         guard !finished else { return }
