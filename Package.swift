@@ -65,10 +65,9 @@ let package = Package(
         .systemLibrary(
             name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev"])]),
-        // Print's preview draws the first pages of the PDF that will be printed.
-        .systemLibrary(
-            name: "CPoppler", path: "Sources/CPoppler", pkgConfig: "poppler-glib",
-            providers: [.apt(["libpoppler-glib-dev"])]),
+        // Print's preview draws the first pages of the PDF that will be printed, with poppler-glib
+        // loaded on first use, not linked (see cpoppler_shims.h).
+        .target(name: "CPopplerShims", linkerSettings: [.linkedLibrary("dl")]),
         // CUPS ships no .pc file: the module map links libcups.
         .systemLibrary(name: "CCups", path: "Sources/CCups", providers: [.apt(["libcups2-dev"])]),
         .systemLibrary(
@@ -181,7 +180,7 @@ let package = Package(
         // Print: Cairo + Pango render to PDF, CUPS prints, Save as PDF without a printer.
         .target(
             name: "Printing",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CCairo", "CPango", "CCups", "CGdkPixbuf", "CPoppler", "GLibErrors"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CCairo", "CPango", "CCups", "CGdkPixbuf", "CPopplerShims", "GLibErrors"]),
         // Open In and URL routing through the desktop's own applications (GIO app info).
         .target(name: "OpenIn", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GLibErrors"]),
         // AirDrop over LocalSend v2.1: multicast discovery, HTTPS sender (libcurl, certificate pinned
@@ -314,10 +313,10 @@ package.targets += [
 // and converted with libvips, location and camera serials removed with gexiv2.
 package.products += [.library(name: "PhotoPreparation", targets: ["PhotoPreparation"])]
 package.targets += [
-    .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-    // libvips' operations take their options as variadic name/value lists, and VIPS_INIT is a macro.
-    .target(name: "CVipsShims", dependencies: ["CVips"]),
+    // libvips' operations take their options as variadic name/value lists, and VIPS_INIT is a
+    // macro; libvips itself is loaded with dlopen on first use, not linked (see cvips_shims.h).
+    .target(name: "CVipsShims", linkerSettings: [.linkedLibrary("dl")]),
     .systemLibrary(name: "CGexiv2", path: "Sources/CGexiv2", pkgConfig: "gexiv2", providers: [.apt(["libgexiv2-dev"])]),
-    .target(name: "PhotoPreparation", dependencies: ["ShareSheet", "CVips", "CVipsShims", "CGexiv2", "GLibErrors"]),
+    .target(name: "PhotoPreparation", dependencies: ["ShareSheet", "CVipsShims", "CGexiv2", "GLibErrors"]),
     .testTarget(name: "PhotoPreparationTests", dependencies: ["PhotoPreparation", "ShareSheet", "LocalTestSupport"]),
 ]

@@ -1,4 +1,3 @@
-import CVips
 import CVipsShims
 import Foundation
 
@@ -31,8 +30,13 @@ enum Vips {
 
     /// libvips started once per process: a global's initializer runs exactly once, and
     /// concurrent first callers wait for it.
+    /// libvips itself is loaded here, on first use (see `cvips_shims.h`).
     private static let started: Result<Void, VipsError> = {
-        cvips_shims_initialize("sharesheet") == 0 ? .success(()) : .failure(takeError(call: "vips_init"))
+        if cvips_shims_initialize("sharesheet") == 0 { return .success(()) }
+        if let why = cvips_shims_load_error() {
+            return .failure(VipsError(call: "dlopen", message: "libvips cannot be loaded: \(String(cString: why))"))
+        }
+        return .failure(takeError(call: "vips_init"))
     }()
 
     /// Starts libvips if this is the first call of the process.
@@ -44,8 +48,8 @@ enum Vips {
         try start()
         return try withSource(url) { source in
             guard let image = cvips_shims_header(source) else { throw takeError(call: "vips_image_new_from_source") }
-            defer { g_object_unref(image) }
-            return (Int(vips_image_get_width(image)), Int(vips_image_get_height(image)), Int(vips_image_get_orientation(image)))
+            defer { cvips_shims_unref(UnsafeMutableRawPointer(image)) }
+            return (Int(cvips_shims_width(image)), Int(cvips_shims_height(image)), Int(cvips_shims_orientation(image)))
         }
     }
 
@@ -54,12 +58,12 @@ enum Vips {
     static func thumbnail(_ url: URL, fittingIn box: Int, as format: OutputFormat, to path: String) throws -> (width: Int, height: Int) {
         try start()
         return try withSource(url) { source in
-            var image: UnsafeMutablePointer<VipsImage>?
+            var image: OpaquePointer?
             let side = Int32(clamping: box)
             guard cvips_shims_thumbnail(source, &image, side, side) == 0, let image else {
                 throw takeError(call: "vips_thumbnail_source")
             }
-            defer { g_object_unref(image) }
+            defer { cvips_shims_unref(UnsafeMutableRawPointer(image)) }
             // The pixels are decoded while saving, so a damaged file fails here.
             let saved: Int32
             switch format {
@@ -68,23 +72,23 @@ enum Vips {
             case .webp: saved = cvips_shims_webpsave(image, path, quality)
             }
             guard saved == 0 else { throw takeError(call: "vips_\(format)save") }
-            return (Int(vips_image_get_width(image)), Int(vips_image_get_height(image)))
+            return (Int(cvips_shims_width(image)), Int(cvips_shims_height(image)))
         }
     }
 
     /// Runs `body` with a libvips source reading `url`. A source, not a file name: libvips reads
     /// `[options]` at the end of a file name, and a photo may be called `IMG[1].jpg`.
-    private static func withSource<T>(_ url: URL, _ body: (UnsafeMutablePointer<VipsSource>) throws -> T) throws -> T {
-        guard let source = vips_source_new_from_file(url.path) else { throw takeError(call: "vips_source_new_from_file") }
-        defer { g_object_unref(source) }
+    private static func withSource<T>(_ url: URL, _ body: (OpaquePointer) throws -> T) throws -> T {
+        guard let source = cvips_shims_source_new_from_file(url.path) else { throw takeError(call: "vips_source_new_from_file") }
+        defer { cvips_shims_unref(UnsafeMutableRawPointer(source)) }
         return try body(source)
     }
 
     /// libvips' error buffer as one line, cleared. The buffer is the process's: a message of a
     /// concurrent failure may join this one, which only makes the message longer.
     private static func takeError(call: String) -> VipsError {
-        guard let copy = vips_error_buffer_copy() else { return VipsError(call: call, message: "") }
-        defer { g_free(copy) }
+        guard let copy = cvips_shims_error_buffer_copy() else { return VipsError(call: call, message: "") }
+        defer { cvips_shims_free(copy) }
         let lines = String(cString: copy).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         return VipsError(call: call, message: lines.filter { !$0.isEmpty }.joined(separator: "; "))
     }

@@ -1,7 +1,6 @@
 import CCairo
-import CPoppler
+import CPopplerShims
 import Foundation
-import GLibErrors
 import ShareSheet
 
 /// Draws the first pages of a print job as pictures, from the PDF the job makes, so a window
@@ -31,24 +30,29 @@ enum PrintPreview {
 
     /// The first `count` pages of the PDF at `url`, drawn with poppler on white.
     static func pictures(of url: URL, upTo count: Int, width: Int) throws -> [Data] {
-        var error: UnsafeMutablePointer<GError>?
-        guard let document = poppler_document_new_from_file(url.absoluteString, nil, &error) else {
-            let failure = GLibError(taking: &error, call: "poppler_document_new_from_file")
-            throw ShareError(.badData, "print preview: \(url.lastPathComponent): \(failure.message)")
+        guard cpoppler_shims_load() == 0 else {
+            let why = cpoppler_shims_load_error().map { String(cString: $0) } ?? "unknown"
+            throw ShareError(.unavailable, "print preview: poppler cannot be loaded: \(why)")
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(document)) }
-        let pages = min(Int(poppler_document_get_n_pages(document)), count)
+        var message: UnsafeMutablePointer<CChar>?
+        guard let document = cpoppler_shims_open(url.absoluteString, &message) else {
+            defer { cpoppler_shims_free(message) }
+            let why = message.map { String(cString: $0) } ?? "cannot be opened"
+            throw ShareError(.badData, "print preview: \(url.lastPathComponent): \(why)")
+        }
+        defer { cpoppler_shims_unref(UnsafeMutableRawPointer(document)) }
+        let pages = min(Int(cpoppler_shims_page_count(document)), count)
         var images: [Data] = []
         for index in 0..<pages {
-            guard let page = poppler_document_get_page(document, Int32(index)) else { break }
-            defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+            guard let page = cpoppler_shims_page(document, Int32(index)) else { break }
+            defer { cpoppler_shims_unref(UnsafeMutableRawPointer(page)) }
             var pageWidth = 0.0
             var pageHeight = 0.0
-            poppler_page_get_size(page, &pageWidth, &pageHeight)
+            cpoppler_shims_page_size(page, &pageWidth, &pageHeight)
             guard pageWidth > 0, pageHeight > 0 else { continue }
             let scale = Double(width) / pageWidth
             images.append(try draw(width: width, height: Int((pageHeight * scale).rounded()), scale: scale) { cr in
-                poppler_page_render(page, cr)
+                cpoppler_shims_render(page, UnsafeMutableRawPointer(cr))
             })
         }
         return images
