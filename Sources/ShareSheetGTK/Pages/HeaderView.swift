@@ -97,6 +97,11 @@ final class HeaderView {
         let expander = gtk_expander_new("Options")!
         cg_set_accessible_label(expander, "Options")
         gtk_expander_set_child(cg_expander(expander), content)
+        Signals.connectNotify(expander, property: "expanded") { [weak self] in
+            // The handler goes with the expander: the pointer is alive whenever it runs.
+            guard gtk_expander_get_expanded(cg_expander(expander)) != 0 else { return }
+            self?.photoOptions?.wasShown()
+        }
         return expander
     }
 

@@ -77,6 +77,17 @@ final class PhotoOptionsView {
             self.onKeepsLocation(self.keepsLocation)
             self.countBytes()
         }
+    }
+
+    /// True once the options were shown: the bytes are counted from then on only. Counting
+    /// prepares the photo (libvips is loaded for it), which a window that is opening, or a
+    /// share that never opens Options, should not pay for.
+    private var isShown = false
+
+    /// The options are on screen: counts the bytes for the first time.
+    func wasShown() {
+        guard !isShown else { return }
+        isShown = true
         countBytes()
     }
 
@@ -84,6 +95,7 @@ final class PhotoOptionsView {
     /// changed), and shows the answer when it is still the question: "Small · 120.0 kB".
     /// No answer (no preparer, no photo among the items sent) shows nothing.
     func countBytes() {
+        guard isShown else { return }
         counting?.cancel()
         let size = size
         let removingLocation = !keepsLocation
