@@ -316,7 +316,8 @@ package.targets += [
     // libvips' operations take their options as variadic name/value lists, and VIPS_INIT is a
     // macro; libvips itself is loaded with dlopen on first use, not linked (see cvips_shims.h).
     .target(name: "CVipsShims", linkerSettings: [.linkedLibrary("dl")]),
-    .systemLibrary(name: "CGexiv2", path: "Sources/CGexiv2", pkgConfig: "gexiv2", providers: [.apt(["libgexiv2-dev"])]),
-    .target(name: "PhotoPreparation", dependencies: ["ShareSheet", "CVipsShims", "CGexiv2", "GLibErrors"]),
+    // gexiv2 too: loaded on first use (see cgexiv2_shims.h).
+    .target(name: "CGexiv2Shims", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "PhotoPreparation", dependencies: ["ShareSheet", "CVipsShims", "CGexiv2Shims", "CGIO", "GLibErrors"]),
     .testTarget(name: "PhotoPreparationTests", dependencies: ["PhotoPreparation", "ShareSheet", "LocalTestSupport"]),
 ]

@@ -1,20 +1,21 @@
-// What `share` maps before it does anything (BENCHMARKS.md, "Window startup"): libvips and
-// poppler-glib are loaded on first use, so the binary must not name them, nor anything only
-// they bring in. Read with the dynamic loader's own list (`ldd`), as a person would check it.
+// What `share` maps before it does anything (BENCHMARKS.md, "Window startup"): libvips,
+// poppler-glib and gexiv2 are loaded on first use, so the binary must not name them, nor
+// anything only they bring in. Read with the dynamic loader's own list (`ldd`), as a person
+// would check it.
 import Foundation
 import LocalTestSupport
 import Testing
 
 @Suite("share's linked libraries")
 struct LinkedLibrariesTests {
-    @Test("share is linked against neither libvips nor poppler, nor the NSS and HEIF libraries only they need")
+    @Test("share is linked against none of libvips, poppler and gexiv2, nor the NSS, HEIF and exiv2 libraries only they need")
     func heavyLibrariesAreLoadedLater() async throws {
         let share = try #require(Share.url, "no share binary")
         let listing = try await Command.run("/usr/bin/ldd", [share.path])
         #expect(listing.status == 0, "\(listing.standardError)")
         let loaded = String(decoding: listing.output, as: UTF8.self).split(separator: "\n").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
         #expect(loaded.count > 20, "ldd listed \(loaded)")
-        for prefix in ["libvips", "libpoppler", "libnss3", "libheif", "libx265"] {
+        for prefix in ["libvips", "libpoppler", "libnss3", "libheif", "libx265", "libgexiv2", "libexiv2"] {
             #expect(!loaded.contains { $0.contains(prefix) }, "\(prefix) is mapped at start: \(loaded)")
         }
     }

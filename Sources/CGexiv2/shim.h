@@ -1,1 +1,0 @@
-#include <gexiv2/gexiv2.h>
