@@ -71,7 +71,8 @@ public final class PrintActivity: BuiltInActivity {
         let fields = [
             InterfaceField(
                 id: "printer", label: "Printer", kind: .choice(printer.options), defaultValue: printer.defaultValue,
-                help: "a CUPS queue; empty for the default printer, or Save as PDF when there is none", isAdvanced: advanced),
+                help: "a CUPS queue, or save-as-pdf for a PDF in Documents; the default printer when not given",
+                isAdvanced: advanced),
             InterfaceField(
                 id: "copies", label: "Copies", kind: .integer(1...999), defaultValue: .integer(1), isAdvanced: advanced),
             InterfaceField(

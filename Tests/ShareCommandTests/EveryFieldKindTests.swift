@@ -137,7 +137,8 @@ final class EveryFieldKindTests {
         try startShare("notes.txt", extra: ["CUPS_SERVER": peers.server])
         guard try await pick("print") else { return }
         // With a printer every field is asked, none kept behind "More fields".
-        guard try await terminal.waitFor("Printer:") else { return }
+        // The printers CUPS lists, and Save as PDF; Enter keeps the default printer.
+        guard try await terminal.waitFor("Printer (number or name) [Office]:") else { return }
         // Empty: the default printer.
         try terminal.type(answered ? "Office" : "")
         guard try await terminal.waitFor("Copies (1–999) [1]:") else { return }
