@@ -84,20 +84,7 @@ final class ApplicationChooserPage {
             Widgets.append(page, section)
         }
         Widgets.append(page, applications.widget, problem)
-        let scroller = Widgets.scroller(page, horizontal: false)
-        gtk_widget_set_vexpand(scroller, 1)
-
-        let backRelay = ActionRelay()
-        let cancelRelay = ActionRelay()
-        let buttons = Widgets.horizontal(spacing: 8)
-        Widgets.margins(buttons, 12)
-        let backButton = Widgets.button("Back") { backRelay.run() }
-        gtk_widget_set_hexpand(backButton, 1)
-        gtk_widget_set_halign(backButton, GTK_ALIGN_START)
-        Widgets.show(backButton, back != nil)
-        Widgets.append(buttons, backButton, Widgets.button("Cancel") { cancelRelay.run() })
-        let column = Widgets.vertical(spacing: 0)
-        Widgets.append(column, scroller, buttons)
+        let (column, backRelay, cancelRelay) = LeavingButtons.column(scrolling: page, canGoBack: back != nil)
         widget = column
 
         backRelay.action = { [weak self] in self?.back() }
