@@ -128,7 +128,10 @@ final class TerminalSheetKeysTests {
         // "2 Message (message)": the title is what follows the number.
         let title = String(second.drop { $0.isNumber || $0 == " " }.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces)
         guard try await terminal.waitFor("Picked: " + title) else { return }
-        // The picked activity asks line by line; Ctrl-D there cancels it.
+        // The picked activity asks line by line; Ctrl-D there cancels it. Typed once the
+        // question shows, as a person would: keys typed before the line editor takes the
+        // terminal are flushed when it does (TCSAFLUSH), under the thread sanitizer's pace too.
+        guard try await terminal.waitFor("comma-separated):") else { return }
         try terminal.press("C-d")
         guard try await terminal.waitFor("TTY=") else { return }
         let shown = try terminal.screen()
