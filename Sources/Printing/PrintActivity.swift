@@ -71,7 +71,7 @@ public final class PrintActivity: BuiltInActivity {
         let fields = [
             InterfaceField(
                 id: "printer", label: "Printer", kind: .choice(printer.options), defaultValue: printer.defaultValue,
-                help: "a CUPS queue, or save-as-pdf for a PDF in Documents; the default printer when not given",
+                help: "a CUPS queue, or Save as PDF for a file in Documents; the default printer when none is given",
                 isAdvanced: advanced),
             InterfaceField(
                 id: "copies", label: "Copies", kind: .integer(1...999), defaultValue: .integer(1), isAdvanced: advanced),

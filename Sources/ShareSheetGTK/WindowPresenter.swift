@@ -131,6 +131,8 @@ public final class WindowPresenter: Presenter {
         interfaceWasCancelled = false
         shownInterface = nil
         heldOutcome = nil
+        // A send stopped in an earlier run of the session is not this run's ending.
+        stoppedSend = nil
         leaveUndoPage()
         presented = controller
         let window = self.window ?? makeWindow()
