@@ -41,23 +41,21 @@ let package = Package(
             name: "CGIO", path: "Sources/CGIO", pkgConfig: "gio-unix-2.0",
             providers: [.apt(["libglib2.0-dev"])]),
 
-        .systemLibrary(
-            name: "CGMime", path: "Sources/CGMime", pkgConfig: "gmime-3.0",
-            providers: [.apt(["libgmime-3.0-dev"])]),
-        .systemLibrary(
-            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        // GMime, libsoup and libsecret: C targets whose include/ links to the -dev package's headers,
+        // and libcurl, OpenSSL and CUPS: system libraries without pkg-config. None adds a -l flag:
+        // CLazyLibraries defines their functions and loads each library on its first call.
+        .target(name: "CGMime", dependencies: ["CGIO", "CLazyLibraries"]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShims", dependencies: ["CCurl", "CLazyLibraries"]),
         // The one libcurl client (Mail's SMTP, AirDrop's LocalSend requests, the posting services):
         // request building, streamed bodies, MIME forms, progress, cancellation, CURLcode errors.
-        .target(name: "CurlClient", dependencies: ["CCurl", "CCurlShims"]),
-        .systemLibrary(
-            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(
-            name: "CSoup", path: "Sources/CSoup", pkgConfig: "libsoup-3.0",
-            providers: [.apt(["libsoup-3.0-dev"])]),
-        .target(name: "CSoupShims", dependencies: ["CSoup"]),
+        .target(name: "CurlClient", dependencies: ["CCurl", "CCurlShims", "CLazyLibraries"]),
+        // libcurl, libcups, GMime, libsecret, libsoup and OpenSSL loaded on their first call, not
+        // at every start (see clazy_libraries.h); a dependency of each of their wrappers.
+        .target(name: "CLazyLibraries", linkerSettings: [.linkedLibrary("dl")]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .target(name: "CSoup", dependencies: ["CGIO", "CLazyLibraries"]),
+        .target(name: "CSoupShims", dependencies: ["CSoup", "CLazyLibraries"]),
 
         .systemLibrary(
             name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo-pdf",
@@ -73,9 +71,7 @@ let package = Package(
         .systemLibrary(
             name: "CGdkPixbuf", path: "Sources/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
-        .systemLibrary(
-            name: "CSecret", path: "Sources/CSecret", pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]),
+        .target(name: "CSecret", dependencies: ["CGIO", "CLazyLibraries"]),
         // libedit: line editing and history in the terminal sheet's fields.
         .systemLibrary(name: "CEdit", path: "Sources/CEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // Linux calls Glibc hides without _GNU_SOURCE (O_TMPFILE, copy_file_range, SEEK_DATA).
@@ -103,13 +99,13 @@ let package = Package(
         // user (the window, the contacts' image loader, the share targets' monitors, the receiver).
         .target(name: "GSignals", dependencies: ["CGIO"]),
         // The Secret Service (libsecret) under one set of rules, for the SMTP password and posting tokens.
-        .target(name: "Secrets", dependencies: ["CSecret", "CGIO", "GLibErrors"]),
+        .target(name: "Secrets", dependencies: ["CSecret", "CGIO", "GLibErrors", "CLazyLibraries"]),
 
         // Uniform type identifiers backed by shared-mime-info through GIO.
         .target(name: "UniformTypes", dependencies: ["CGIO"]),
 
         // The share-sheet model: pure Swift, no C module.
-        .target(name: "ShareSheet", dependencies: ["UniformTypes"]),
+        .target(name: "ShareSheet", dependencies: ["UniformTypes", "CurlClient", "CCurl"]),
 
         // What every backend needs from the desktop: XDG folders, the configuration file,
         // atomic writes.
@@ -175,12 +171,12 @@ let package = Package(
         .target(
             name: "Mail",
             dependencies: [
-                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CGMime", "CCurl", "CurlClient", "CGIO", "GLibErrors", "Secrets",
+                "ShareSheet", "ShareSheetSystem", "UniformTypes", "CGMime", "CCurl", "CurlClient", "CGIO", "GLibErrors", "Secrets", "CLazyLibraries",
             ]),
         // Print: Cairo + Pango render to PDF, CUPS prints, Save as PDF without a printer.
         .target(
             name: "Printing",
-            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CCairo", "CPango", "CCups", "CGdkPixbuf", "CPopplerShims", "GLibErrors"]),
+            dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CCairo", "CPango", "CCups", "CGdkPixbuf", "CPopplerShims", "GLibErrors", "CLazyLibraries"]),
         // Open In and URL routing through the desktop's own applications (GIO app info).
         .target(name: "OpenIn", dependencies: ["ShareSheet", "ShareSheetSystem", "UniformTypes", "CGIO", "GLibErrors"]),
         // AirDrop over LocalSend v2.1: multicast discovery, HTTPS sender (libcurl, certificate pinned
@@ -189,7 +185,7 @@ let package = Package(
             name: "Nearby",
             dependencies: [
                 "ShareSheet", "ShareSheetSystem", "UniformTypes", "CCurl", "CurlClient", "COpenSSL", "CSoup",
-                "CSoupShims", "CGIO", "GLibErrors", "GSignals",
+                "CSoupShims", "CGIO", "GLibErrors", "GSignals", "CLazyLibraries",
             ]),
         // Copy: the general pasteboard on the Wayland or X11 clipboard, or a file without a display.
         .target(
@@ -277,7 +273,7 @@ let package = Package(
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes", "LocalTestSupport"]),
         .testTarget(name: "GLibErrorsTests", dependencies: ["GLibErrors", "CGIO"]),
         .testTarget(name: "GSignalsTests", dependencies: ["GSignals", "CGIO"]),
-        .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "CCurl", "LocalTestSupport"]),
+        .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "CCurl", "CLazyLibraries", "LocalTestSupport"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "ShareSheetTesting", "LocalTestSupport"]),
         .testTarget(name: "ShareSheetSystemTests", dependencies: ["ShareSheetSystem", "ShareSheetBuiltins", "LocalTestSupport"]),
         .testTarget(name: "SharingTests", dependencies: ["Sharing", "ShareSheet", "ShareSheetTesting", "UniformTypes", "LocalTestSupport"]),

@@ -41,7 +41,8 @@ public enum CurlClient {
         option(ccurl_setopt_string(handle, CURLOPT_URL, transfer.url))
         option(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
         option(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
-        option(ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))
+        option(ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, transfer.followsRedirects ? 1 : 0))
+        if transfer.followsRedirects { option(ccurl_setopt_long(handle, CURLOPT_MAXREDIRS, 10)) }
         option(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, transfer.connectTimeout))
         option(ccurl_setopt_long(handle, CURLOPT_TIMEOUT, transfer.totalTimeout))
         if transfer.stallTimeout > 0 {
@@ -117,6 +118,7 @@ public enum CurlClient {
             if state.readsFile { option(ccurl_setopt_long(handle, CURLOPT_UPLOAD_BUFFERSIZE, 512 * 1024)) }
         }
         guard setup == CURLE_OK else { throw CurlError(code: setup, detail: "cannot set up the transfer") }
+        try state.openResponseFile()
 
         let result = curl_easy_perform(handle)
         var status = 0
@@ -126,6 +128,7 @@ public enum CurlClient {
         }
         guard result == CURLE_OK else {
             var detail = String(cString: errorBuffer)
+            if let writeFailure = state.writeFailure { detail = writeFailure }
             if state.overflowed { detail = "the answer is larger than \(transfer.responseLimit) bytes" }
             throw CurlError(code: result, detail: detail, responseCode: status)
         }

@@ -39,6 +39,11 @@ public struct CurlTransfer: Sendable {
     public var verifiesHost: Bool
     /// Replaces libcurl's certificate check (LocalSend pins certificates by fingerprint).
     public var tlsContextHook: CurlTLSContextHook?
+    /// Where the answer's body goes as it arrives, instead of memory (a download of any size;
+    /// `responseLimit` does not apply): the file is created or emptied, mode 0600.
+    public var responseFile: URL?
+    /// Follows `Location` redirects, at most 10 (a download link that points on to a mirror).
+    public var followsRedirects: Bool
     /// Told the byte counts about once a second and after each piece; false stops the transfer.
     public var onProgress: (@Sendable (CurlCounts) -> Bool)?
 
@@ -59,6 +64,7 @@ public struct CurlTransfer: Sendable {
         convertsLineEnds = false
         mailRecipients = []
         verifiesHost = true
+        followsRedirects = false
     }
 
     /// Reports the bytes sent into `progress` (a `.file` progress counting bytes): its completed

@@ -5,7 +5,7 @@ import Foundation
 /// test can count what reached the network.
 ///
 /// Paths under `/slow/` are held until `release()` is called (or 30 seconds pass), to catch a
-/// download in flight; paths under `/missing/` answer 404.
+/// download in flight; paths under `/missing/` answer 404; `/moved/P` redirects to `/P`.
 public final class LoopbackHTTPServer: @unchecked Sendable {
     /// The server's address, `http://127.0.0.1:PORT`.
     public let baseURL: URL
@@ -38,6 +38,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 log("GET " + self.path)
                 if self.path.startswith("/missing/"):
                     self.send_error(404)
+                    return
+                if self.path.startswith("/moved/"):
+                    self.send_response(302)
+                    self.send_header("Location", self.path[len("/moved"):])
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
                     return
                 if self.path.startswith("/slow/"):
                     deadline = time.time() + 30

@@ -1,4 +1,5 @@
 import CCurl
+import CLazyLibraries
 import CurlClient
 import Foundation
 import LocalTestSupport
@@ -7,6 +8,14 @@ import Testing
 /// The shared libcurl client's failures, against loopback sockets this test opens itself.
 @Suite("CurlClient: errors keep the CURLcode, cancellation stops a transfer, bodies are read from disk")
 struct CurlClientTests {
+    @Test("libcurl is reached through CLazyLibraries' trampolines, which loaded it on the first call")
+    func loadedOnFirstCall() throws {
+        let version = try #require(curl_version())
+        #expect(String(cString: version).hasPrefix("libcurl/"))
+        #expect(clazy_libraries_loaded("libcurl.so.4") == 1)
+        #expect(clazy_libraries_loaded("libvips.so.42") == 0)
+    }
+
     @Test("a refused connection keeps CURLE_COULDNT_CONNECT, curl's text and its detail, and never reached the server")
     func refused() throws {
         let port = try Loopback.freePort()

@@ -28,6 +28,21 @@ struct RemoteFileProviderTests {
         #expect(provider.progress.completedUnitCount == Int64(body.count))
     }
 
+    @Test("a link that redirects is followed to the file")
+    func followsRedirect() async throws {
+        let server = try LoopbackHTTPServer(serving: body)
+        defer { server.stop() }
+        let provider = RemoteFileProvider(url: server.url("moved/photos/cat.png"))
+        let fake = FakeActivity(type: .testA)
+        let controller = ActivityViewController(activityItems: [provider], applicationActivities: [fake])
+        controller.present(with: ScriptedPresenter(pick: .testA))
+        let outcome = await controller.waitForCompletion()
+        #expect(outcome.completed, "\(String(describing: outcome.error))")
+        #expect(server.requests == ["/moved/photos/cat.png", "/photos/cat.png"])
+        let received = try #require(fake.preparedItems?.first as? URL)
+        #expect(try Data(contentsOf: received) == body)
+    }
+
     @Test("a server error fails the share with the status and leaves no file")
     func serverError() async throws {
         let server = try LoopbackHTTPServer(serving: body)

@@ -17,6 +17,9 @@ final class TransferState {
     private var fileOffset: Int64 = 0
     private var fileRemaining: Int64 = .max
     private var source: (any CurlBodySource)?
+    private var responseDescriptor: Int32 = -1
+    /// Why the answer could not be written to `responseFile`.
+    private(set) var writeFailure: String?
 
     init(transfer: CurlTransfer, cancellation: CurlCancellation?) {
         self.transfer = transfer
@@ -61,6 +64,35 @@ final class TransferState {
     func closeFile() {
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
+        if responseDescriptor >= 0 { close(responseDescriptor) }
+        responseDescriptor = -1
+    }
+
+    /// Creates or empties `transfer.responseFile`, which then receives the answer's body.
+    func openResponseFile() throws(CurlError) {
+        guard let url = transfer.responseFile else { return }
+        responseDescriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard responseDescriptor >= 0 else {
+            throw CurlError(code: CURLE_WRITE_ERROR, detail: "\(url.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes a piece of the answer to the response file; false when the disk refused it.
+    private func writeToFile(_ buffer: UnsafeRawPointer, count: Int) -> Bool {
+        var offset = 0
+        while offset < count {
+            let written = Glibc.write(responseDescriptor, buffer + offset, count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                let reason = written < 0 ? String(cString: strerror(errno)) : "nothing was written"
+                writeFailure = "\(transfer.responseFile?.path ?? "the response file"): \(reason)"
+                return false
+            }
+        }
+        return true
     }
 
     private var stopped: Bool { cancellation?.isCancelled ?? false }
@@ -117,6 +149,9 @@ final class TransferState {
         guard let buffer, let context else { return 0 }
         let state = from(context)
         let total = size * count
+        if state.responseDescriptor >= 0 {
+            return state.writeToFile(UnsafeRawPointer(buffer), count: total) ? total : 0
+        }
         if state.responseBody.count + total > state.transfer.responseLimit {
             state.overflowed = true
             return 0
