@@ -147,23 +147,34 @@ public final class WindowPresenter: Presenter {
                 guard let self, let controller else { return }
                 self.pick(suggestion, controller: controller)
             })
+        let shown = SheetShowing()
         window.show(
             sheetPage.widget, title: windowTitle, subtitle: nil,
             willLeave: { [weak controller] in
+                shown.left = true
                 sheetPage.stopCapturingTyping()
                 controller?.stopFollowingSuggestions()
             })
         sheetPage.captureTyping(in: window.widget)
-        // Devices that come into range join the suggestions while the sheet is shown.
-        controller.followSuggestions { [weak sheetPage, weak controller] in
-            guard let sheetPage, let controller else { return }
-            sheetPage.showSuggestions(controller.suggestions)
+        // Devices that come into range join the suggestions while the sheet is shown. Looking
+        // for them (a multicast socket, the device's certificate read, OpenSSL loaded) starts
+        // once the window is drawn: on two cores it delayed the window by a few milliseconds,
+        // and no device can answer before the window shows anyway.
+        Signals.whenIdle { [weak sheetPage, weak controller] in
+            guard !shown.left, let controller else { return }
+            controller.followSuggestions { [weak sheetPage, weak controller] in
+                guard let sheetPage, let controller else { return }
+                sheetPage.showSuggestions(controller.suggestions)
+            }
         }
         page = .sheet
         sheetPage.focusFirstActivity()
         Renderer.realize(window.widget)
         if let parentWindow { window.makeTransient(for: parentWindow) }
         gtk_window_present(cg_window(window.widget))
+        // The map request goes to the display now, not when the main loop next turns to GDK
+        // after the work queued on the main actor meanwhile.
+        gdk_display_flush(gdk_display_get_default())
         if let preselected, let activity = sheet.activities.first(where: { $0.activityType == preselected }) {
             self.preselected = nil
             pick(activity, controller: controller)
@@ -630,4 +641,10 @@ public final class WindowPresenter: Presenter {
 @MainActor
 private enum DisplayConnection {
     static var isOpen = false
+}
+
+/// Whether the sheet a presentation showed has been left (for work started after it is drawn).
+@MainActor
+private final class SheetShowing {
+    var left = false
 }

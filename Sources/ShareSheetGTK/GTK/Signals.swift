@@ -48,6 +48,13 @@ enum Signals {
         }
     }
 
+    /// Runs `action` once, when the main loop has nothing more urgent to do: after the window's
+    /// pending layout and drawing (GDK's redraw priority is higher than default idle).
+    static func whenIdle(_ action: @escaping @MainActor () -> Void) {
+        let box = Unmanaged.passRetained(HandledBox({ action(); return false })).toOpaque()
+        g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, timeoutHandler, box, releaseTimeoutBox)
+    }
+
     /// Runs `action` every `milliseconds` on the main loop until it returns false.
     static func every(milliseconds: UInt32, _ action: @escaping @MainActor () -> Bool) -> UInt32 {
         let box = Unmanaged.passRetained(HandledBox(action)).toOpaque()

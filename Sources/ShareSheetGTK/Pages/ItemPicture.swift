@@ -34,14 +34,32 @@ final class ItemPicture {
     }
 
     /// Shows the type's icon at once, then the scaled image when gdk-pixbuf has decoded it.
+    /// The decoding starts once the picture is on screen: on two cores, a thread decoding a
+    /// photo while the window is still being laid out delays the window itself (the photo's
+    /// sheet mapped 10–20 ms later than the note's, BENCHMARKS.md "Window startup"), and the
+    /// picture could not show before the window anyway.
     private func load(_ source: Thumbnail.Source, size: Int32) {
         gtk_image_set_from_icon_name(cg_image(widget), IconLookup.bestName(for: "image-x-generic"))
-        Task { [weak self] in
-            // Twice the size, so the picture stays sharp on a display scaled by two.
-            guard let thumbnail = await Thumbnail.scaled(source, fitting: size * 2) else { return }
-            self?.show(thumbnail)
+        let decode: @MainActor () -> Void = { [weak self] in
+            Task { [weak self] in
+                // Twice the size, so the picture stays sharp on a display scaled by two.
+                guard let thumbnail = await Thumbnail.scaled(source, fitting: size * 2) else { return }
+                self?.show(thumbnail)
+            }
+        }
+        if gtk_widget_get_mapped(widget) != 0 {
+            decode()
+            return
+        }
+        Signals.connect(widget, "map") { [weak self] in
+            guard let self, !self.decodeStarted else { return }
+            self.decodeStarted = true
+            decode()
         }
     }
+
+    /// Set once the picture was first shown and its decoding started.
+    private var decodeStarted = false
 
     private func show(_ thumbnail: Thumbnail) {
         let texture = gdk_texture_new_for_pixbuf(thumbnail.pixbuf)
