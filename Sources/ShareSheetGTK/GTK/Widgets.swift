@@ -77,8 +77,13 @@ enum Widgets {
     /// An image from the icon theme: the symbolic variant when the theme has one. An absolute
     /// path (a desktop entry's `Icon=` may be one) is read from that file.
     static func themedIcon(_ name: String, size: Int32) -> Widget {
-        let image = name.hasPrefix("/")
-            ? gtk_image_new_from_file(name)! : gtk_image_new_from_icon_name(IconLookup.bestName(for: name))!
+        let image: Widget
+        if name.hasPrefix("/") {
+            image = gtk_image_new_from_file(name)
+        } else {
+            image = gtk_image_new()
+            IconLookup.show(name, in: image)
+        }
         gtk_image_set_pixel_size(cg_image(image), size)
         return image
     }
@@ -122,12 +127,21 @@ enum IconLookup {
         for folder in folders { gtk_icon_theme_add_search_path(theme, folder) }
     }
 
-    /// `name-symbolic` when the theme has it, else `name` when it has that, else a generic icon.
-    static func bestName(for name: String) -> String {
-        guard let theme else { return name }
-        for candidate in [name + "-symbolic", name] where gtk_icon_theme_has_icon(theme, candidate) != 0 {
-            return candidate
-        }
-        return "application-x-executable-symbolic"
+    /// Shows in `image` `name-symbolic` when the theme has it, else `name`, else a generic icon.
+    /// GTK picks among the three when it first draws the image: asking the theme beforehand which
+    /// it has read every theme's index while the window was still being built (7 % of `share
+    /// --gui`'s startup, BENCHMARKS.md "Window startup").
+    static func show(_ name: String, in image: Widget) {
+        let icon = themedIcon(name)
+        gtk_image_set_from_gicon(cg_image(image), icon)
+        g_object_unref(UnsafeMutableRawPointer(icon))
+    }
+
+    /// The three names as one `GThemedIcon`, tried in order; owned by the caller.
+    private static func themedIcon(_ name: String) -> OpaquePointer {
+        let names = [name + "-symbolic", name, "application-x-executable-symbolic"]
+        var copies = names.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        return copies.withUnsafeMutableBufferPointer { g_themed_icon_new_from_names($0.baseAddress, Int32($0.count)) }
     }
 }

@@ -83,7 +83,7 @@ final class DeviceList {
             gtk_widget_add_css_class(row.subtitle, "warning")
             gtk_widget_remove_css_class(row.subtitle, "dim-label")
         }
-        gtk_image_set_from_icon_name(cg_image(row.icon), IconLookup.bestName(for: option.iconName ?? "computer"))
+        IconLookup.show(option.iconName ?? "computer", in: row.icon)
         cg_set_accessible_label(row.button, option.title)
         if let detail = option.detail {
             gtk_widget_set_tooltip_text(row.button, detail)

@@ -20,7 +20,7 @@ final class ItemPicture {
         gtk_widget_set_size_request(widget, size, size)
         switch artwork {
         case .icon(let name):
-            gtk_image_set_from_icon_name(cg_image(widget), IconLookup.bestName(for: name))
+            IconLookup.show(name, in: widget)
             // A symbolic icon as large as a photo looks heavy beside one: smaller, on a tile.
             if iconTile {
                 gtk_image_set_pixel_size(cg_image(widget), size / 2)
@@ -39,7 +39,7 @@ final class ItemPicture {
     /// sheet mapped 10–20 ms later than the note's, BENCHMARKS.md "Window startup"), and the
     /// picture could not show before the window anyway.
     private func load(_ source: Thumbnail.Source, size: Int32) {
-        gtk_image_set_from_icon_name(cg_image(widget), IconLookup.bestName(for: "image-x-generic"))
+        IconLookup.show("image-x-generic", in: widget)
         let decode: @MainActor () -> Void = { [weak self] in
             Task { [weak self] in
                 // Twice the size, so the picture stays sharp on a display scaled by two.
