@@ -94,10 +94,14 @@ final class ApplicationChooserPage {
         options.observe { [weak self] option in self?.applications.add(Self.described(option)) }
     }
 
-    /// The option with its role in words a person reads ("Default", "Recommended").
+    /// The option with its role in words a person reads ("Default", "Recommended", and for an
+    /// application registered only for a broader type, "Other application", as GNOME's Open
+    /// With dialog groups them; not GIO's "fallback").
     private static func described(_ option: ChoiceOptions.Option) -> ChoiceOptions.Option {
         var described = option
-        described.detail = option.detail.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        described.detail = option.detail.map { detail in
+            detail == "fallback" ? "Other application" : detail.prefix(1).uppercased() + detail.dropFirst()
+        }
         if described.iconName == nil { described.iconName = "application-x-executable" }
         return described
     }

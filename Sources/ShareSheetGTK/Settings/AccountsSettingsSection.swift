@@ -1,7 +1,7 @@
 import CGtk
 
 /// The settings window's posting accounts: a row per service, with Remove for one that has an
-/// account and Add… for the others, which shows the fields for the token (and a Mastodon
+/// account and Add for the others, which shows the fields for the token (and a Mastodon
 /// server) under it. An account is added or removed at once, apart from Save: a token is
 /// checked as it is added. (Not an expander row: GTK 4.8 gives its header no action that
 /// assistive technology can press.)
@@ -40,8 +40,9 @@ final class AccountsSettingsSection {
 
     private func addedRow(_ account: SettingsAccount) -> Widget {
         let row = SettingsRows.action(account.title, subtitle: "Added")
-        let remove = Widgets.button("Remove") { [weak self] in self?.remove(account) }
-        cg_set_accessible_label(remove, "Remove \(account.title) account")
+        // The service in the button's own words: its accessible name is its visible title (SPEC
+        // §7), and six rows of bare "Remove" or "Add…" would not say which one a button is.
+        let remove = Widgets.button("Remove \(account.title) account") { [weak self] in self?.remove(account) }
         gtk_widget_set_valign(remove, GTK_ALIGN_CENTER)
         SettingsRows.addSuffix(remove, to: row)
         return row
@@ -55,17 +56,15 @@ final class AccountsSettingsSection {
             ? SettingsRows.entry("\(account.title) server", text: account.instance ?? "") : nil
         let token = SettingsRows.entry("\(account.title) token", text: "", password: true)
         let adding = SettingsRows.action("Paste the token the service gave you", subtitle: nil)
-        let add = Widgets.button("Add", classes: ["suggested-action"]) {}
-        cg_set_accessible_label(add, "Add \(account.title) account")
+        let add = Widgets.button("Add \(account.title) account", classes: ["suggested-action"]) {}
         gtk_widget_set_valign(add, GTK_ALIGN_CENTER)
         SettingsRows.addSuffix(add, to: adding)
         let fields = [instance, token, adding].compactMap { $0 }
         for field in fields { Widgets.show(field, false) }
-        let open = Widgets.button("Add…") {
+        let open = Widgets.button("Add \(account.title) account…") {
             for field in fields { Widgets.show(field, true) }
             gtk_widget_grab_focus(instance ?? token)
         }
-        cg_set_accessible_label(open, "Add \(account.title) account…")
         gtk_widget_set_valign(open, GTK_ALIGN_CENTER)
         SettingsRows.addSuffix(open, to: row)
         Signals.connect(add, "clicked") { [weak self] in
