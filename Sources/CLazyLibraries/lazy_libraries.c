@@ -1,6 +1,8 @@
+#define _GNU_SOURCE
 #include "clazy_libraries.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,8 +46,8 @@ static pthread_mutex_t clazy_lock = PTHREAD_MUTEX_INITIALIZER;
 // library and why, and exits with EX_UNAVAILABLE.
 static void clazy_fail(const char *what, const char *detail) {
     char line[1024];
-    int length = snprintf(line, sizeof line, "share: %s: %s (reinstall the package that provides it)\n",
-                          what, detail ? detail : "unknown error");
+    int length = snprintf(line, sizeof line, "%s: %s: %s (reinstall the package that provides it)\n",
+                          program_invocation_short_name, what, detail ? detail : "unknown error");
     if (length > 0) {
         ssize_t written = write(STDERR_FILENO, line, (size_t)length < sizeof line ? (size_t)length : sizeof line - 1);
         (void)written;

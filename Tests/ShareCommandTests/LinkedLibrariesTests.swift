@@ -38,4 +38,32 @@ struct LinkedLibrariesTests {
             #expect(!loaded.contains { $0.hasPrefix(prefix) }, "\(prefix) is mapped at start: \(loaded)")
         }
     }
+
+    // The same missing library, seen by a person: a mount namespace of the test's own (it runs
+    // as root, as the AirDrop tests' network namespaces do) lays an empty file over libcurl.
+    @Test("a backend library that cannot be loaded: share names it and why in one line and exits 69 (EX_UNAVAILABLE)")
+    func missingLibraryIsNamed() async throws {
+        let share = try #require(Share.url, "no share binary")
+        let curl = "/usr/lib/x86_64-linux-gnu/libcurl.so.4"
+        try #require(FileManager.default.fileExists(atPath: curl), "no \(curl)")
+        try #require(getuid() == 0, "a mount namespace needs root, as the AirDrop tests' network namespaces do")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sharesheet-lazy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let item = folder.appendingPathComponent("note.txt")
+        try "hello\n".write(to: item, atomically: true, encoding: .utf8)
+        // Port 9 on loopback: were libcurl loaded, the send would fail to connect instead.
+        let script = "mount --bind /dev/null \(curl) && exec \"$0\" --activity airdrop --set to=127.0.0.1:9 \"$1\""
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
+                           "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
+                           "XDG_STATE_HOME": folder.appendingPathComponent("state").path, "LANG": "C.UTF-8"]
+        let run = try await Command.run(
+            "/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script, share.path, item.path],
+            environment: environment, timeout: 60)
+        let error = run.standardError
+        #expect(run.status == 69, "\(error)")
+        let lines = error.split(separator: "\n")
+        #expect(lines.count == 1, "\(error)")
+        #expect(error.hasPrefix("share: libcurl.so.4: ") && error.contains("reinstall the package that provides it"), "\(error)")
+    }
 }
