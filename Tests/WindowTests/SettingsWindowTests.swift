@@ -155,4 +155,34 @@ struct SettingsWindowTests {
             #expect(run.status == 0, "\(run.standardError)")
         }
     }
+
+    @Test("Default printer: the printers a private cupsd lists, the desktop's default named, the configured one kept though gone; Lab picked is saved")
+    func defaultPrinterFromTheList() async throws {
+        let peers = try PrintPeers()
+        defer { peers.stop() }
+        try peers.addQueue("Office", makeDefault: true)
+        try peers.addQueue("Lab")
+        try await WindowDesk.with { desk in
+            try desk.configure("[print]\nprinter=Gone\n")
+            let window = try desk.startShare(["settings"], extra: ["CUPS_SERVER": peers.server])
+            try await window.driver.wait(name: "The desktop's default: Office", role: "radio button")
+            for name in ["Office", "Lab", "Gone (not found now)"] {
+                try await window.driver.wait(name: name, role: "radio button")
+            }
+            let nodes = try JSONSerialization.jsonObject(with: Data(try await window.driver.dump().utf8)) as? [[String: Any]] ?? []
+            let radios = nodes.filter { $0["role"] as? String == "radio button" }.compactMap { $0["name"] as? String }
+            // After mail security's four: the desktop's default first, then the queues, then the gone one.
+            #expect(Array(radios.suffix(4)) == ["The desktop's default: Office", "Office", "Lab", "Gone (not found now)"], "\(radios)")
+            #expect(!nodes.contains { $0["role"] as? String == "text" && $0["name"] as? String == "Default printer" }, "a list, not a field")
+            try await desk.saveScreenshot("settings-window-printers.png", of: window)
+            try await window.driver.click(name: "Lab", role: "radio button")
+            try await window.driver.click(name: "Save", role: "push button")
+            try await window.driver.wait(name: "Settings saved.", role: "label")
+            let saved = try String(contentsOf: desk.home.configFile, encoding: .utf8)
+            #expect(saved.contains("printer=Lab\n") && !saved.contains("Gone"), "\(saved)")
+            try await window.driver.key("Escape")
+            let run = try await window.finish()
+            #expect(run.status == 0, "\(run.standardError)")
+        }
+    }
 }

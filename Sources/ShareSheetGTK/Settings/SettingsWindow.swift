@@ -62,7 +62,7 @@ public final class SettingsWindow {
         do {
             original = try SettingsDraft.load(file: file)
             let mail = MailSettingsSection(original)
-            let devices = DeviceSettingsSection(original)
+            let devices = DeviceSettingsSection(original, printers: extras.printers())
             let targets = TargetsSettingsSection(original, targets: extras.targets)
             for group in mail.groups + devices.groups + targets.groups {
                 adw_preferences_page_add(
