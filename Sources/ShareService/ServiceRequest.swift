@@ -25,12 +25,16 @@ final class ServiceRequest {
     private var senderWatch: DBusNameWatch?
     private var session: ShareSession?
     private var windowPresenter: WindowPresenter?
+    private let settingsExtras: @MainActor (HostEnvironment) -> SettingsExtras
     private var ended = false
 
     init(
         path: String, sender: String, connection: DBusConnection, host: ShareHost, call: ServiceCall,
-        warn: @escaping (String) -> Void = { _ in }, onEnd: @escaping (ServiceRequest) -> Void
+        warn: @escaping (String) -> Void = { _ in },
+        settingsExtras: @escaping @MainActor (HostEnvironment) -> SettingsExtras = { _ in SettingsExtras() },
+        onEnd: @escaping (ServiceRequest) -> Void
     ) {
+        self.settingsExtras = settingsExtras
         self.path = path
         self.sender = sender
         self.connection = connection
@@ -110,6 +114,8 @@ final class ServiceRequest {
             }
             try WindowPresenter.connectToDisplay()
             let presenter = WindowPresenter(names: host.names)
+            presenter.settingsFile = host.environment.directories.configurationFile
+            presenter.settingsExtras = settingsExtras(host.environment)
             presenter.sendsWaiting = host.sendWaiting
             presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
             presenter.letsItemsBeLeftOut = call.choosesItems
@@ -145,6 +151,8 @@ final class ServiceRequest {
         }
         try WindowPresenter.connectToDisplay()
         let presenter = WindowPresenter(names: host.names)
+        presenter.settingsFile = host.environment.directories.configurationFile
+        presenter.settingsExtras = settingsExtras(host.environment)
         presenter.sendsWaiting = host.sendWaiting
         presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
         presenter.letsItemsBeLeftOut = call.choosesItems

@@ -4,6 +4,7 @@ import Foundation
 import GLibErrors
 import ShareServiceProtocol
 import ShareSheet
+import ShareSheetGTK
 import Sharing
 
 /// The share service (SPEC §8): `org.sharesheet.ShareSheet` on the session bus, serving
@@ -39,6 +40,10 @@ public final class ShareServer {
     private var ending: CheckedContinuation<Int32, Never>?
     private var status: Int32 = 0
     private let keepsRunning: @MainActor () -> Bool
+    /// What the settings window shows beyond the configuration file (share targets, posting
+    /// accounts, printers) for a caller's environment, made as each window opens: the service's
+    /// owner knows the backends, the service does not.
+    public var settingsExtras: @MainActor (HostEnvironment) -> SettingsExtras = { _ in SettingsExtras() }
 
     /// Makes the service.
     /// - Parameters:
@@ -271,6 +276,7 @@ public final class ShareServer {
         }
         let request = ServiceRequest(
             path: path, sender: sender, connection: connection, host: host, call: call, warn: warn,
+            settingsExtras: settingsExtras,
             onEnd: { [weak self] ended in self?.requestEnded(ended) })
         guard request.export(interface: interface(ServiceNames.requestInterface)) else {
             for descriptor in call.descriptors { close(descriptor) }

@@ -8,9 +8,12 @@ import Testing
 struct ServiceWindowTests {
     /// A desktop (display, accessibility bus) and a private bus that activates the service,
     /// which gets the desktop's display and accessibility bus.
-    private func withDesktopAndBus(_ body: (DesktopSession, ServiceBus) async throws -> Void) async throws {
+    private func withDesktopAndBus(
+        preparing prepare: (TemporaryHome) throws -> Void = { _ in }, _ body: (DesktopSession, ServiceBus) async throws -> Void
+    ) async throws {
         let home = try TemporaryHome(prefix: "service-window")
         defer { home.remove() }
+        try prepare(home)
         let desktop = try DesktopSession.start(in: home.root.appendingPathComponent("desktop", isDirectory: true))
         defer { desktop.stop() }
         let bus = try ServiceBus.start(home: home, desktop: desktop)
@@ -114,6 +117,45 @@ struct ServiceWindowTests {
             let result = try #require(output.objects.last, "client: \(output)")
             #expect(result["response"] as? Int == 1, "client: \(output); service: \(bus.logTail())")
             #expect((result["results"] as? [String: Any])?["activity"] as? String == "mail", "client: \(output)")
+        }
+    }
+
+    @Test("Settings… on the service's window: the settings window has the share targets and the posting accounts, as share's own has")
+    func settingsFromTheServiceWindow() async throws {
+        // One share target installed, so the settings window has one to turn on or off.
+        let installTarget: (TemporaryHome) throws -> Void = { home in
+            let applications = home.dataHome.appendingPathComponent("applications", isDirectory: true)
+            try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+            try Data("[Desktop Entry]\nType=Application\nName=Notes\nExec=/bin/true %F\nX-ShareSheet-Accepts=text/plain\n".utf8)
+                .write(to: applications.appendingPathComponent("org.example.Notes.desktop"))
+        }
+        try await withDesktopAndBus(preparing: installTarget) { desktop, bus in
+            let client = ServiceClient(bus: bus)
+            let started = try client.start([
+                "share", "--text", "minutes", "--activity", "mail", "--field", "to=bo@example.com", "--token", "window5",
+            ])
+            let driver = AccessibilityDriver(session: desktop, pid: try await bus.servicePID())
+            try await driver.wait(name: "Send", role: "push button")
+            try await driver.click(name: "Send", role: "push button")
+            // No mail server: the mail waits; a mail may first wait to be taken back (Send Now).
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                let dump = try await driver.dump()
+                if dump.contains("\"Settings…\"") { break }
+                if dump.contains("\"Send Now\"") { try? await driver.click(name: "Send Now", role: "push button") }
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            try await driver.click(name: "Settings…", role: "push button")
+            try await driver.wait(name: "Posting accounts", role: "label")
+            try await driver.wait(name: "Share targets", role: "label")
+            try await driver.wait(name: "Notes", role: "check box")
+            try await driver.wait(name: "Mail server", role: "text")
+            try await driver.key("Escape")
+            try await driver.waitGone(name: "Posting accounts", role: "label")
+            try await driver.click(name: "Close", role: "push button")
+            let output = try await client.finish(started)
+            let result = try #require(output.objects.last, "client: \(output)")
+            #expect((result["results"] as? [String: Any])?["activity"] as? String == "mail", "client: \(output); service: \(bus.logTail())")
         }
     }
 }

@@ -27,6 +27,7 @@ extension Runner {
                 guard watcher.isWaiting, let since = watcher.waitingSince else { return false }
                 return ContinuousClock.now - since < .milliseconds(Int(waitLimit * 1000))
             })
+        server.settingsExtras = { .installed(for: $0) }
         watcher.start()
         let status = await server.run()
         watcher.stop()
