@@ -463,6 +463,10 @@ public final class TerminalPresenter: Presenter {
                 output.write(InterfaceScreen.problemLine(problem, style: style))
                 continue
             }
+            if let count = InterfaceScreen.countLine(for: field, value: value, style: style) {
+                output.write(count.line)
+                if count.isOver { continue }
+            }
             return .value(value)
         }
     }

@@ -116,6 +116,21 @@ struct TerminalPresenterTests {
         return fake
     }
 
+    @Test("a text with a limit: the limit is said before, the count after, and a text over it is asked again")
+    func countsATextWithALimit() async {
+        let fake = FakeActivity(type: ActivityType("org.example.post"), title: "Post", category: .share)
+        var text = InterfaceField(id: "text", label: "Text", kind: .text, defaultValue: .text("Numbers"))
+        text.textLimit = TextLimit(maximum: 10) { $0.count }
+        fake.interface = ActivityInterface(title: "New Post", fields: [text], onSubmit: { _ in })
+        let (outcome, _) = await run(controller(activities: [fake]), typing: ["Post", "Numbers for Q3", "Q3 up 4 %"])
+        #expect(outcome.completed)
+        #expect(fake.submittedValues == ["text": .text("Q3 up 4 %")])
+        let lines = screen.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  At most 10 characters; the text in brackets uses 7."), "\(screen.text)")
+        #expect(lines.contains("  ! 14 characters, 4 over the 10 this takes: shorten it"), "\(screen.text)")
+        #expect(lines.contains("  9 of 10 characters"), "\(screen.text)")
+    }
+
     @Test func asksFieldsLineByLineAndRetriesProblems() async {
         let options = ChoiceOptions([
             .init(id: "phone", title: "Ana's phone", detail: "Pixel 8"), .init(id: "laptop", title: "Ana's laptop"),

@@ -19,6 +19,13 @@ public enum InterfaceScreen {
         if let help = field.help, !help.isEmpty {
             for line in TextWidth.wrap(help, width: style.width - 2) { text += style.dim("  " + line) + "\n" }
         }
+        if let limit = field.textLimit {
+            // The window counts down as the person types; a terminal says the limit before and
+            // the count after (`countLine`).
+            let used = (field.defaultValue?.text).map { limit.count($0) } ?? 0
+            let now = used > 0 ? "; the text in brackets uses \(used)" : ""
+            text += style.dim("  At most \(limit.maximum) characters\(now).") + "\n"
+        }
         if case .choice(let options) = field.kind {
             for (index, option) in options.current.enumerated() {
                 text += optionLine(option, number: index + 1, style: style) + "\n"
@@ -26,6 +33,17 @@ public enum InterfaceScreen {
             if !options.isComplete { text += style.dim("  (looking for more…)") + "\n" }
         }
         return text
+    }
+
+    /// After a text with a limit is given: how much of the limit it uses, or by how much it is
+    /// over (then it is asked again). Nil for a field without a limit.
+    public static func countLine(for field: InterfaceField, value: InterfaceValue?, style: TerminalStyle) -> (line: String, isOver: Bool)? {
+        guard let limit = field.textLimit, let text = value?.text else { return nil }
+        let used = limit.count(text)
+        if used > limit.maximum {
+            return (problemLine("\(used) characters, \(used - limit.maximum) over the \(limit.maximum) this takes: shorten it", style: style), true)
+        }
+        return (style.dim("  \(used) of \(limit.maximum) characters") + "\n", false)
     }
 
     /// One numbered option of a choice field.
