@@ -343,7 +343,7 @@ public final class TerminalPresenter: Presenter {
                 }
                 if field.isAdvanced, !fields.contains(where: { $0.id == field.id }) { continue }
                 askedSomething = true
-                switch await ask(field, presentation: id) {
+                switch await ask(field, controller: controller, presentation: id) {
                 case .endOfInput:
                     guard isCurrent(id) else { return }
                     interfaceWasCancelled = true
@@ -415,7 +415,7 @@ public final class TerminalPresenter: Presenter {
     }
 
     /// Asks one field until the typed text fits its kind.
-    private func ask(_ field: InterfaceField, presentation id: Int) async -> Answer {
+    private func ask(_ field: InterfaceField, controller: ActivityViewController, presentation id: Int) async -> Answer {
         output.write(InterfaceScreen.preamble(for: field, style: style))
         let prompt = InterfaceScreen.prompt(for: field)
         let stopWatching = watchOptions(of: field, prompt: prompt, presentation: id)
@@ -452,7 +452,9 @@ public final class TerminalPresenter: Presenter {
                 }
                 value = field.defaultValue ?? (field.kind.isToggle ? .bool(false) : nil)
             } else if let typedValue = field.value(fromText: typed) {
-                value = typedValue
+                guard let resolved = await resolvingNames(in: typedValue, for: field, controller: controller, presentation: id)
+                else { return .endOfInput }
+                value = resolved
             } else {
                 output.write(InterfaceScreen.problemLine(InterfaceScreen.unreadable(typed, for: field), style: style))
                 continue
@@ -469,6 +471,43 @@ public final class TerminalPresenter: Presenter {
             }
             return .value(value)
         }
+    }
+
+    /// The terminal's completion of an address field (the window lists matches as the person
+    /// types): each entry that is not an address but names people in the contacts becomes the
+    /// one it names ("bo" → "Bo Berg <bo@example.com>", said so), or the one picked by number
+    /// when it names several. An entry no one matches stays, for the field to say it is not an
+    /// address. Nil at the end of input.
+    private func resolvingNames(
+        in value: InterfaceValue, for field: InterfaceField, controller: ActivityViewController, presentation id: Int
+    ) async -> InterfaceValue? {
+        guard field.kind.addressKind != nil, case .list(let entries) = value else { return value }
+        var resolved: [String] = []
+        for entry in entries {
+            let matches = field.problem(with: .list([entry])) == nil ? [] : controller.completions(for: field, typed: entry)
+            switch matches.count {
+            case 0:
+                resolved.append(entry)
+            case 1:
+                output.write(style.dim("  \(entry) → \(matches[0].fieldText)") + "\n")
+                resolved.append(matches[0].fieldText)
+            default:
+                output.write("  \(entry) names \(matches.count) people:\n")
+                for (index, match) in matches.enumerated() {
+                    output.write("  " + style.bold("\(index + 1))") + " \(match.name)  " + style.dim(match.address) + "\n")
+                }
+                while true {
+                    guard let typed = await ask("Which \(entry)? (number) ", presentation: id) else { return nil }
+                    let trimmed = typed.trimmingCharacters(in: .whitespaces)
+                    if let number = Int(trimmed), matches.indices.contains(number - 1) {
+                        resolved.append(matches[number - 1].fieldText)
+                        break
+                    }
+                    output.write(InterfaceScreen.problemLine("type a number from 1 to \(matches.count)", style: style))
+                }
+            }
+        }
+        return .list(resolved)
     }
 
     /// Shows options of a streaming choice as they arrive, then puts the prompt back.

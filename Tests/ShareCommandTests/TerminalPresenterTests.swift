@@ -116,6 +116,29 @@ struct TerminalPresenterTests {
         return fake
     }
 
+    @Test("To completes names from the contacts: one match is taken and said, several are numbered, no match is not an address")
+    func addressFieldsCompleteNames() async {
+        let fake = FakeActivity(type: ActivityType("org.example.mail"), title: "Send", category: .share)
+        fake.interface = ActivityInterface(
+            title: "New Message", fields: [InterfaceField(id: "to", label: "To", kind: .emailAddresses, isRequired: true)],
+            onSubmit: { _ in })
+        let shown = controller(activities: [fake])
+        let people = KnownPeople([
+            AddressCompletion(name: "Bo Berg", address: "bo@example.com", fieldText: "Bo Berg <bo@example.com>"),
+            AddressCompletion(name: "Ana Lima", address: "ana@example.com", fieldText: "Ana Lima <ana@example.com>"),
+            AddressCompletion(name: "Ana Souza", address: "souza@example.com", fieldText: "Ana Souza <souza@example.com>"),
+        ])
+        shown.suggestionSource = people
+        let (outcome, _) = await run(shown, typing: ["Send", "zed", "bo, ana, cy@example.com", "3", "2"])
+        #expect(outcome.completed)
+        #expect(fake.submittedValues == ["to": .list(["Bo Berg <bo@example.com>", "Ana Souza <souza@example.com>", "cy@example.com"])])
+        let lines = screen.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  ! not an e-mail address: zed"), "\(screen.text)")
+        #expect(lines.contains("  bo → Bo Berg <bo@example.com>"), "\(screen.text)")
+        #expect(lines.contains("  ana names 2 people:") && lines.contains("  2) Ana Souza  souza@example.com"), "\(screen.text)")
+        #expect(lines.contains("  ! type a number from 1 to 2"), "\(screen.text)")
+    }
+
     @Test("a text with a limit: the limit is said before, the count after, and a text over it is asked again")
     func countsATextWithALimit() async {
         let fake = FakeActivity(type: ActivityType("org.example.post"), title: "Post", category: .share)
@@ -206,5 +229,20 @@ struct TerminalPresenterTests {
         let lines = progress.text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 2 && lines[1].isEmpty, "progress: \(progress.text)")
         #expect(progress.text == "  text  working…\n" || progress.text.hasPrefix("  text  ") && progress.text.contains("%"))
+    }
+}
+
+/// People an address field completes from, matched as the contacts are: a word of the name or
+/// the address's start.
+@MainActor
+private final class KnownPeople: SuggestionSource {
+    let people: [AddressCompletion]
+    init(_ people: [AddressCompletion]) { self.people = people }
+    func suggestions(for kinds: [ItemKind], offered: [Activity]) -> [ActivitySuggestion] { [] }
+    func people(matching typed: String, kind: AddressKind, limit: Int) -> [AddressCompletion] {
+        let typed = typed.lowercased()
+        return people.filter { person in
+            person.address.lowercased().hasPrefix(typed) || person.name.lowercased().split(separator: " ").contains { $0.hasPrefix(typed) }
+        }
     }
 }
