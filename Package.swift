@@ -66,7 +66,7 @@ let package = Package(
         // Print's preview draws the first pages of the PDF that will be printed, with poppler-glib
         // loaded on first use, not linked (see cpoppler_shims.h).
         .target(name: "CPopplerShims", linkerSettings: [.linkedLibrary("dl")]),
-        // CUPS ships no .pc file: the module map links libcups.
+        // CUPS ships no .pc file; CLazyLibraries loads libcups.
         .systemLibrary(name: "CCups", path: "Sources/CCups", providers: [.apt(["libcups2-dev"])]),
         .systemLibrary(
             name: "CGdkPixbuf", path: "Sources/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",

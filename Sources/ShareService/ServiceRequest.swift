@@ -44,6 +44,20 @@ final class ServiceRequest {
         self.warn = warn
     }
 
+    /// The window for this call, as both kinds of interactive call open it: the caller's
+    /// settings and extras behind Settings…, its outbox, its parent window and whether items
+    /// can be left out; kept as `windowPresenter`.
+    private func makeWindowPresenter() -> WindowPresenter {
+        let presenter = WindowPresenter(names: host.names)
+        presenter.settingsFile = host.environment.directories.configurationFile
+        presenter.settingsExtras = settingsExtras(host.environment)
+        presenter.sendsWaiting = host.sendWaiting
+        presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
+        presenter.letsItemsBeLeftOut = call.choosesItems
+        windowPresenter = presenter
+        return presenter
+    }
+
     /// Exports the request object and watches the caller; false when the path is taken.
     /// Both hold the request weakly: GDBus calls back on the main thread, the main actor's.
     func export(interface: DBusInterface) -> Bool {
@@ -113,13 +127,7 @@ final class ServiceRequest {
                 return finish(failure: ShareError(.usage, "a share that is not interactive needs an activity: there is no one to ask"))
             }
             try WindowPresenter.connectToDisplay()
-            let presenter = WindowPresenter(names: host.names)
-            presenter.settingsFile = host.environment.directories.configurationFile
-            presenter.settingsExtras = settingsExtras(host.environment)
-            presenter.sendsWaiting = host.sendWaiting
-            presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
-            presenter.letsItemsBeLeftOut = call.choosesItems
-            windowPresenter = presenter
+            let presenter = makeWindowPresenter()
             presenter.preselected = pick
             run(session, with: WindowFrontEnd(presenter: presenter), picking: nil, presenter: presenter)
         } catch {
@@ -150,13 +158,7 @@ final class ServiceRequest {
             return run(session, with: frontEnd, picking: nil, presenter: nil)
         }
         try WindowPresenter.connectToDisplay()
-        let presenter = WindowPresenter(names: host.names)
-        presenter.settingsFile = host.environment.directories.configurationFile
-        presenter.settingsExtras = settingsExtras(host.environment)
-        presenter.sendsWaiting = host.sendWaiting
-        presenter.parentWindow = call.parentWindow.isEmpty ? nil : call.parentWindow
-        presenter.letsItemsBeLeftOut = call.choosesItems
-        windowPresenter = presenter
+        let presenter = makeWindowPresenter()
         // The window opens on the sheet, and the pick follows at once (a form, or the work).
         let frontEnd = SuggestionFrontEnd(picking: suggestion, in: WindowFrontEnd(presenter: presenter), showsSheetFirst: true)
         run(session, with: frontEnd, picking: nil, presenter: presenter)

@@ -9,13 +9,19 @@ import Testing
 
 @Suite("share's linked libraries")
 struct LinkedLibrariesTests {
-    @Test("share is linked against none of libvips, poppler and gexiv2, nor the NSS, HEIF and exiv2 libraries only they need")
-    func heavyLibrariesAreLoadedLater() async throws {
+    /// The shared objects `ldd share` lists, by name.
+    private func librariesMappedAtStart() async throws -> [String] {
         let share = try #require(Share.url, "no share binary")
         let listing = try await Command.run("/usr/bin/ldd", [share.path])
         #expect(listing.status == 0, "\(listing.standardError)")
         let loaded = String(decoding: listing.output, as: UTF8.self).split(separator: "\n").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
         #expect(loaded.count > 20, "ldd listed \(loaded)")
+        return loaded
+    }
+
+    @Test("share is linked against none of libvips, poppler and gexiv2, nor the NSS, HEIF and exiv2 libraries only they need")
+    func heavyLibrariesAreLoadedLater() async throws {
+        let loaded = try await librariesMappedAtStart()
         for prefix in ["libvips", "libpoppler", "libnss3", "libheif", "libx265", "libgexiv2", "libexiv2"] {
             #expect(!loaded.contains { $0.contains(prefix) }, "\(prefix) is mapped at start: \(loaded)")
         }
@@ -25,11 +31,7 @@ struct LinkedLibrariesTests {
     // would link its library again: this is the test that says so.
     @Test("share is linked against none of the backends' libraries (libcurl, libcups, GMime, libsoup, libsecret, OpenSSL) nor Kerberos, LDAP, GnuTLS, Avahi or GPGME, which they bring")
     func backendLibrariesAreLoadedOnFirstCall() async throws {
-        let share = try #require(Share.url, "no share binary")
-        let listing = try await Command.run("/usr/bin/ldd", [share.path])
-        #expect(listing.status == 0, "\(listing.standardError)")
-        let loaded = String(decoding: listing.output, as: UTF8.self).split(separator: "\n").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
-        #expect(loaded.count > 20, "ldd listed \(loaded)")
+        let loaded = try await librariesMappedAtStart()
         let later = [
             "libcurl", "libcups", "libgmime", "libsoup", "libsecret", "libssl", "libcrypto", "libkrb5", "libldap",
             "libgnutls", "libavahi", "libgpgme", "libgcrypt", "libFoundationNetworking",

@@ -9,16 +9,7 @@ import Testing
 struct ContactPickerWindowTests {
     /// Three contacts, one with a photo, in the default vCard folder; returns the folder.
     private func writeContacts(_ desk: WindowDesk) throws -> URL {
-        let folder = desk.home.dataHome.appendingPathComponent("contacts/default", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let photo = Samples.photo.base64EncodedString()
-        let cards = [
-            "bo-berg": "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bo-berg\r\nFN:Bo Berg\r\nN:Berg;Bo;;;\r\nEMAIL:bo@example.com\r\nPHOTO;ENCODING=b;TYPE=PNG:\(photo)\r\nEND:VCARD\r\n",
-            "ana-lima": "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ana-lima\r\nFN:Ana Lima\r\nN:Lima;Ana;;;\r\nEMAIL:ana@example.com\r\nEND:VCARD\r\n",
-            "cy-park": "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cy-park\r\nFN:Cy Park\r\nN:Park;Cy;;;\r\nTEL:+46 70 123 45 67\r\nEND:VCARD\r\n",
-        ]
-        for (name, card) in cards { try Data(card.utf8).write(to: folder.appendingPathComponent("\(name).vcf")) }
-        return folder
+        try desk.writeContacts(["bo-berg", "ana-lima", "cy-park"])
     }
 
     @Test("every contact is listed with a face; typing narrows the list; Down and Enter give the picked contact the photo")

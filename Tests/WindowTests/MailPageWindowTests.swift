@@ -8,16 +8,22 @@ import Testing
 
 @Suite("Mail's page in the window", .serialized)
 struct MailPageWindowTests {
+    /// The contacts written, the sheet open on the notes, Mail's form shown and "ana" typed in
+    /// To, whose list shows Ana Lima.
+    private func mailFormListingAna(_ desk: WindowDesk) async throws -> RunningWindow {
+        try writeContacts(desk)
+        let (notes, _) = try desk.notesAndPhoto()
+        let window = try desk.startShare([notes.path])
+        try await window.driver.click(name: "Mail", role: "push button")
+        try await window.driver.wait(name: "Subject", role: "text")
+        try await window.driver.type("ana")
+        try await window.driver.wait(name: "Ana Lima, ana@example.com", role: "push button")
+        return window
+    }
+
     /// Two contacts with addresses, one of them with a photo, in the default vCard folder.
     private func writeContacts(_ desk: WindowDesk) throws {
-        let folder = desk.home.dataHome.appendingPathComponent("contacts/default", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let photo = Samples.photo.base64EncodedString()
-        let cards = [
-            "bo-berg": "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bo-berg\r\nFN:Bo Berg\r\nN:Berg;Bo;;;\r\nEMAIL:bo@example.com\r\nPHOTO;ENCODING=b;TYPE=PNG:\(photo)\r\nEND:VCARD\r\n",
-            "ana-lima": "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ana-lima\r\nFN:Ana Lima\r\nN:Lima;Ana;;;\r\nEMAIL:ana@example.com\r\nEND:VCARD\r\n",
-        ]
-        for (name, card) in cards { try Data(card.utf8).write(to: folder.appendingPathComponent("\(name).vcf")) }
+        try desk.writeContacts(["bo-berg", "ana-lima"])
     }
 
     /// Every visible node of the window as AT-SPI shows it: name, role and states.
@@ -79,13 +85,7 @@ struct MailPageWindowTests {
     @Test("Enter in To while the typed word is no address takes the first contact that matches")
     func enterTakesTheFirstMatch() async throws {
         try await WindowDesk.with { desk in
-            try writeContacts(desk)
-            let (notes, _) = try desk.notesAndPhoto()
-            let window = try desk.startShare([notes.path])
-            try await window.driver.click(name: "Mail", role: "push button")
-            try await window.driver.wait(name: "Subject", role: "text")
-            try await window.driver.type("ana")
-            try await window.driver.wait(name: "Ana Lima, ana@example.com", role: "push button")
+            let window = try await mailFormListingAna(desk)
             try await window.driver.key("Return")
             try await window.driver.waitGone(name: "Ana Lima, ana@example.com", role: "push button")
             #expect(try await window.driver.read(name: "To", role: "text") == "Ana Lima <ana@example.com>")
@@ -98,13 +98,7 @@ struct MailPageWindowTests {
     @Test("Escape while contacts are listed closes the list and keeps the form; a second Escape leaves it")
     func escapeClosesTheListFirst() async throws {
         try await WindowDesk.with { desk in
-            try writeContacts(desk)
-            let (notes, _) = try desk.notesAndPhoto()
-            let window = try desk.startShare([notes.path])
-            try await window.driver.click(name: "Mail", role: "push button")
-            try await window.driver.wait(name: "Subject", role: "text")
-            try await window.driver.type("ana")
-            try await window.driver.wait(name: "Ana Lima, ana@example.com", role: "push button")
+            let window = try await mailFormListingAna(desk)
             try await window.driver.key("Escape")
             try await window.driver.waitGone(name: "Ana Lima, ana@example.com", role: "push button")
             try await window.driver.wait(name: "Subject", role: "text")

@@ -79,10 +79,7 @@ struct SuggestionHistoryWindowTests {
             let peer = try SMTPPeer(in: desk.home.root)
             defer { peer.stop() }
             try configure(desk, peer: peer)
-            let folder = desk.home.dataHome.appendingPathComponent("contacts/default", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ana-lima\r\nFN:Ana Lima\r\nN:Lima;Ana;;;\r\nEMAIL:ana@example.com\r\nEND:VCARD\r\n"
-            try Data(card.utf8).write(to: folder.appendingPathComponent("ana-lima.vcf"))
+            try desk.writeContacts(["ana-lima"])
             let (notes, _) = try desk.notesAndPhoto()
             try await mailAnaThriceAndBoOnce(desk, file: notes, peer: peer)
 

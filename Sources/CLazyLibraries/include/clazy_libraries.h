@@ -9,8 +9,8 @@
 // lazy_libraries.c defines each function the Swift code calls from them as a small trampoline:
 // the first call loads the library with dlopen and finds the function by name, every call
 // jumps to it with the caller's registers untouched. The Swift code and the system headers are
-// unchanged; the `share` executable links with --as-needed, so the libraries whose functions
-// are all defined here drop out of its DT_NEEDED list (LinkedLibrariesTests reads `ldd share`).
+// unchanged; no module names these libraries for the linker (no `link` line, no pkg-config),
+// so no program's DT_NEEDED list holds them (LinkedLibrariesTests reads `ldd share`).
 //
 // On an architecture other than x86-64 nothing is defined and the libraries are linked as usual.
 

@@ -99,7 +99,7 @@ final class AirDropPage {
             Self.centered("No devices found", classes: ["title-4"]),
             Self.centered(
                 options.searchPeriod == nil
-                    ? Self.sentence(interface.message)
+                    ? Sentence.of(interface.message)
                     : "Check that the other device is on the same network and has LocalSend open, then try again.",
                 classes: ["dim-label"]),
             retryButton)
@@ -240,7 +240,7 @@ final class AirDropPage {
         guard let value else {
             return showAddressProblem("\(typed) is not an address. Type one such as 192.168.1.20.")
         }
-        if let problem = send(to: value) { showAddressProblem(Self.sentence(problem)) }
+        if let problem = send(to: value) { showAddressProblem(Sentence.of(problem)) }
     }
 
     /// Sends to the device `value` names, the other fields keeping their values (a PIN given
@@ -263,13 +263,6 @@ final class AirDropPage {
         Widgets.setText(addressProblem, message)
         Widgets.show(addressProblem, true)
         gtk_widget_grab_focus(address)
-    }
-
-    /// "Port 0 is not a port" for "port 0 is not a port": the activity's words as a sentence.
-    private static func sentence(_ text: String?) -> String {
-        guard var text, let first = text.first else { return "" }
-        text = first.uppercased() + text.dropFirst()
-        return text.hasSuffix(".") || text.hasSuffix("…") ? text : text + "."
     }
 
     // MARK: Leaving

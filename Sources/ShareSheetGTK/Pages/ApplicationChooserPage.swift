@@ -62,8 +62,8 @@ final class ApplicationChooserPage {
             if case .bool(true) = toggle.defaultValue { gtk_check_button_set_active(cg_check(check), 1) }
             cg_set_accessible_label(check, toggle.label)
             if let help = toggle.help {
-                gtk_widget_set_tooltip_text(check, Self.sentence(help))
-                cg_set_accessible_description(check, Self.sentence(help))
+                gtk_widget_set_tooltip_text(check, Sentence.of(help))
+                cg_set_accessible_description(check, Sentence.of(help))
             }
             always = check
         } else {
@@ -77,7 +77,7 @@ final class ApplicationChooserPage {
             let section = Widgets.vertical(spacing: 2)
             Widgets.append(section, always)
             if let help = toggleField?.help {
-                let line = Widgets.label(Self.sentence(help), classes: ["dim-label", "caption"], wraps: true)
+                let line = Widgets.label(Sentence.of(help), classes: ["dim-label", "caption"], wraps: true)
                 gtk_widget_set_margin_start(line, 28)
                 Widgets.append(section, line)
             }
@@ -106,13 +106,6 @@ final class ApplicationChooserPage {
         return described
     }
 
-    /// "Make it the desktop's default for PDF document." from the field's hint.
-    private static func sentence(_ text: String) -> String {
-        guard let first = text.first else { return text }
-        let capitalised = first.uppercased() + text.dropFirst()
-        return capitalised.hasSuffix(".") ? capitalised : capitalised + "."
-    }
-
     /// Opens the item with `option`'s application, "always" as the check says.
     private func open(with option: ChoiceOptions.Option) {
         guard !finished else { return }
@@ -125,7 +118,7 @@ final class ApplicationChooserPage {
             finished = true
             return
         }
-        Widgets.setText(problem, Self.sentence(problems.sorted { $0.key < $1.key }.map(\.value).joined(separator: "; ")))
+        Widgets.setText(problem, Sentence.of(problems.sorted { $0.key < $1.key }.map(\.value).joined(separator: "; ")))
         Widgets.show(problem, true)
     }
 

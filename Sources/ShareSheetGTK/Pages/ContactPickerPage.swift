@@ -169,15 +169,8 @@ final class ContactPickerPage {
             return
         }
         let message = problems[field.id] ?? problems.sorted { $0.key < $1.key }.first?.value ?? ""
-        Widgets.setText(problem, Self.sentence(message))
+        Widgets.setText(problem, Sentence.of(message))
         Widgets.show(problem, true)
-    }
-
-    /// The activity's words as a sentence: a capital first, a full stop last.
-    private static func sentence(_ text: String) -> String {
-        guard let first = text.first else { return text }
-        let capitalised = first.uppercased() + text.dropFirst()
-        return capitalised.hasSuffix(".") ? capitalised : capitalised + "."
     }
 
     /// The search, to type a name at once.

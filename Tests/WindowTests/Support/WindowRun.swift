@@ -30,6 +30,26 @@ struct WindowDesk {
         try Data(text.utf8).write(to: home.configFile)
     }
 
+    /// vCards for the tests' people, by file name: Bo Berg (an address and a photo), Ana Lima
+    /// (an address), Cy Park (a phone number).
+    static let cards: [String: String] = [
+        "bo-berg": "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bo-berg\r\nFN:Bo Berg\r\nN:Berg;Bo;;;\r\nEMAIL:bo@example.com\r\nPHOTO;ENCODING=b;TYPE=PNG:\(Samples.photo.base64EncodedString())\r\nEND:VCARD\r\n",
+        "ana-lima": "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ana-lima\r\nFN:Ana Lima\r\nN:Lima;Ana;;;\r\nEMAIL:ana@example.com\r\nEND:VCARD\r\n",
+        "cy-park": "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cy-park\r\nFN:Cy Park\r\nN:Park;Cy;;;\r\nTEL:+46 70 123 45 67\r\nEND:VCARD\r\n",
+    ]
+
+    /// Writes the cards of `people` (names in `cards`) to the default vCard folder, which it
+    /// returns.
+    @discardableResult
+    func writeContacts(_ people: [String]) throws -> URL {
+        let folder = home.dataHome.appendingPathComponent("contacts/default", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in people {
+            try Data(Self.cards[name, default: ""].utf8).write(to: folder.appendingPathComponent("\(name).vcf"))
+        }
+        return folder
+    }
+
     /// A text file and a small PNG in the home's own folder.
     func notesAndPhoto() throws -> (notes: URL, photo: URL) {
         let notes = try home.file("notes.txt", Data("Meet at six by the river.\n".utf8))
